@@ -1,0 +1,96 @@
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import OuterRef, Subquery
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from cashier import services as cashier
+from cashier.errors import CashierError
+from cashier.models import LedgerAccount
+
+from .models import User
+
+
+class BankrollAdjustmentForm(forms.Form):
+    amount = forms.IntegerField(help_text="Chips to add (positive) or remove (negative).")
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    request_id = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4)
+
+    def clean_amount(self):
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("The adjustment must not be zero.")
+        return amount
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "email", "is_staff", "is_active", "bankroll_chips", "date_joined")
+    readonly_fields = ("bankroll_link",)
+    fieldsets = DjangoUserAdmin.fieldsets + (("Play money", {"fields": ("bankroll_link",)}),)
+    actions = ["adjust_bankroll"]
+
+    def get_queryset(self, request):
+        balance = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=OuterRef("pk")).values("balance")
+        return super().get_queryset(request).annotate(bankroll_chips=Subquery(balance[:1]))
+
+    @admin.display(description="Bankroll", ordering="bankroll_chips")
+    def bankroll_chips(self, obj):
+        return obj.bankroll_chips
+
+    @admin.display(description="Bankroll")
+    def bankroll_link(self, obj):
+        if obj.pk is None:
+            return "-"
+        url = reverse("admin:accounts_user_adjust_bankroll", args=[obj.pk])
+        return format_html('{} chips — <a href="{}">adjust…</a>', f"{obj.bankroll_chips or 0:,}", url)
+
+    @admin.action(description="Adjust the bankroll of the selected player (with a reason)")
+    def adjust_bankroll(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one player to adjust.", messages.ERROR)
+            return None
+        return redirect("admin:accounts_user_adjust_bankroll", queryset.get().pk)
+
+    def get_urls(self):
+        extra = [
+            path(
+                "<int:user_id>/adjust-bankroll/",
+                self.admin_site.admin_view(self.adjust_bankroll_view),
+                name="accounts_user_adjust_bankroll",
+            )
+        ]
+        return extra + super().get_urls()
+
+    def adjust_bankroll_view(self, request, user_id: int):
+        if not self.has_change_permission(request):
+            return redirect("admin:index")
+        player = get_object_or_404(User, pk=user_id)
+        form = BankrollAdjustmentForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                cashier.adjust(
+                    user=player,
+                    amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                    staff=request.user,
+                    idempotency_key=f"adjust:{form.cleaned_data['request_id']}",
+                )
+            except CashierError as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, f"Adjusted {player}'s bankroll by {form.cleaned_data['amount']:+,}.")
+                return redirect("admin:accounts_user_change", player.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Adjust the bankroll of {player}",
+            "player": player,
+            "bankroll": cashier.bankroll_balance(player),
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/accounts/adjust_bankroll.html", context)

@@ -1,0 +1,58 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from cashier import services as cashier
+from cashier.errors import CashierError
+from cashier.models import LedgerEntry
+
+from .forms import ReloadForm, SignupForm
+from .services import register_player
+
+
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = register_player(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome! {cashier.bankroll_balance(user):,} play chips are in your bankroll.")
+        return redirect("lobby")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def profile(request):
+    entries = (
+        LedgerEntry.objects.filter(account__user=request.user)
+        .select_related("transaction", "account")
+        .order_by("-id")[:20]
+    )
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "bankroll": cashier.bankroll_balance(request.user),
+            "entries": entries,
+            "reload": cashier.reload_status(user=request.user),
+            "reload_form": ReloadForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def reload_bankroll(request):
+    form = ReloadForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That form has expired; please try again.")
+        return redirect("profile")
+    try:
+        record = cashier.reload(user=request.user, idempotency_key=f"reload:{form.cleaned_data['request_id']}")
+    except CashierError as error:
+        messages.error(request, str(error))
+    else:
+        amount = record.entries.get(account__user=request.user).amount
+        messages.success(request, f"Reloaded {amount:,} chips.")
+    return redirect("profile")

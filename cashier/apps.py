@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CashierConfig(AppConfig):
+    name = "cashier"
+    verbose_name = "Cashier (chip ledger)"

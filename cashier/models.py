@@ -1,0 +1,92 @@
+"""A double-entry chip ledger.
+
+Every chip movement is one LedgerTransaction whose LedgerEntries sum to zero.
+Accounts: one house account that issues play money (its balance is minus
+everything issued), one bankroll per player, one escrow per table (the chips
+in play there). Balances are cached on the account row for locking and the
+non-negative constraint; `audit_chips` proves they equal the entries.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class LedgerAccount(models.Model):
+    class Kind(models.TextChoices):
+        HOUSE = "house", "House (issues play money)"
+        BANKROLL = "bankroll", "Player bankroll"
+        TABLE = "table", "Table escrow"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="bankroll"
+    )
+    table = models.OneToOneField(
+        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="escrow"
+    )
+    balance = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="house") | Q(balance__gte=0), name="ledger_balance_never_negative"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="house", user__isnull=True, table__isnull=True)
+                    | Q(kind="bankroll", user__isnull=False, table__isnull=True)
+                    | Q(kind="table", user__isnull=True, table__isnull=False)
+                ),
+                name="ledger_account_owner_matches_kind",
+            ),
+            models.UniqueConstraint(fields=["kind"], condition=Q(kind="house"), name="ledger_single_house"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BANKROLL:
+            return f"bankroll of {self.user}"
+        if self.kind == self.Kind.TABLE:
+            return f"escrow of {self.table}"
+        return "house"
+
+
+class LedgerTransaction(models.Model):
+    class Kind(models.TextChoices):
+        GRANT = "grant", "Sign-up grant"
+        RELOAD = "reload", "Reload"
+        BUY_IN = "buy_in", "Buy-in"
+        TOP_UP = "top_up", "Top-up"
+        CASH_OUT = "cash_out", "Cash-out"
+        ADJUSTMENT = "adjustment", "Staff adjustment"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # A retried request carries the same key and gets the same transaction back.
+    idempotency_key = models.CharField(max_length=120, unique=True)
+    # What the request asked for, so a reused key with other data is refused.
+    fingerprint = models.CharField(max_length=64)
+    memo = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()}"
+
+
+class LedgerEntry(models.Model):
+    transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField(help_text="Positive credits the account, negative debits it.")
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "ledger entries"
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.account}"

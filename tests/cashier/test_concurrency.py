@@ -1,0 +1,63 @@
+"""Races on a real PostgreSQL: row locks and idempotency keys hold under threads."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from cashier import services as cashier
+from cashier.errors import CashierError
+from cashier.models import LedgerTransaction
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _race(workers):
+    """Run each callable in its own thread (own DB connection), all released at once."""
+    barrier = threading.Barrier(len(workers))
+    outcomes: list = [None] * len(workers)
+
+    def run(index, work):
+        barrier.wait()
+        try:
+            outcomes[index] = work()
+        except CashierError as error:
+            outcomes[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, w)) for i, w in enumerate(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
+
+
+def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_table, assert_audit_clean):
+    assert connection.vendor == "postgresql", "the race test needs real row locks"
+    player = make_player()
+    tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
+    outcomes = _race(
+        [
+            lambda t=t, i=i: cashier.buy_in(user=player, table=t, amount=7_000, idempotency_key=f"race-{i}")
+            for i, t in enumerate(tables)
+        ]
+    )
+    wins = [o for o in outcomes if isinstance(o, LedgerTransaction)]
+    losses = [o for o in outcomes if isinstance(o, CashierError)]
+    assert len(wins) == 1 and len(losses) == 1, outcomes
+    assert "Not enough chips" in str(losses[0])
+    assert cashier.bankroll_balance(player) == 3_000
+    assert_audit_clean()
+
+
+def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_audit_clean):
+    player, table = make_player(), make_table()
+    outcomes = _race(
+        [lambda: cashier.buy_in(user=player, table=table, amount=100, idempotency_key="double-click")] * 4
+    )
+    assert all(isinstance(o, LedgerTransaction) for o in outcomes), outcomes
+    assert len({o.pk for o in outcomes}) == 1
+    assert cashier.bankroll_balance(player) == 9_900
+    assert_audit_clean()
