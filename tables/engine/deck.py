@@ -40,19 +40,21 @@ def new_salt() -> str:
     return secrets.token_hex(16)
 
 
-def deck_commitment(deck: Sequence[int], salt: str) -> str:
-    """Return the SHA-256 hex digest committing to ``deck`` with ``salt``.
-
-    The hashed text is the deck's cards in dealing order, as text, separated
-    by single spaces, then a colon, then the salt, encoded as UTF-8::
+def committed_text(deck: Sequence[int], salt: str) -> str:
+    """The text a deck commitment hashes: the cards in dealing order separated
+    by single spaces, then a colon, then the salt::
 
         "Kd 7h 2c ... As:3f9a0c..."
 
     so a player can check it with any SHA-256 tool.
     """
     validate_deck(deck)
-    text = " ".join(format_cards(deck)) + ":" + salt
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return " ".join(format_cards(deck)) + ":" + salt
+
+
+def deck_commitment(deck: Sequence[int], salt: str) -> str:
+    """Return the SHA-256 hex digest (of ``committed_text``, UTF-8) committing to ``deck`` with ``salt``."""
+    return hashlib.sha256(committed_text(deck, salt).encode("utf-8")).hexdigest()
 
 
 def verify_commitment(deck: Sequence[int], salt: str, commitment: str) -> bool:

@@ -1,0 +1,338 @@
+"""The hand state machine's public interface: ``Hand``.
+
+``Hand(config, deck)``, then ``start()``, then ``apply(action)`` until
+``is_over``; ``legal_actions()`` says what the seat to act may do. Every
+action is validated completely before anything changes (``_check``), which
+is what lets ``IllegalAction`` leave the hand untouched without copying it.
+The mechanics (posting, dealing, rounds, settlement) live in ``flow.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import events as ev
+from .betting import ACTION_NAMES, Action, ActionKind, LegalActions, Street
+from .config import HandConfig
+from .errors import IllegalAction
+from .flow import ACTIVE, ALL_IN, PROTECTED, STREET_NAMES, HandFlow
+from .pots import Pot, PotAward
+
+_NO_CHIPS_TO_RAISE = "You do not have enough chips to raise: you may call all-in or fold"
+_NOBODY_TO_RAISE = "No other player could call a raise: you may only call or fold"
+_CAPPED = "The betting is capped: you may only call or fold"
+_NOT_REOPENED = (
+    "The all-in was less than a full raise and does not reopen the betting: "
+    "you may only call or fold"
+)
+
+
+class Hand(HandFlow):
+    """One hand of Omaha High; see the package docstring for a full example."""
+
+    # The LegalActions last computed, reused until the next event: a client
+    # usually asks for them and then acts, and validation checks against them.
+    __slots__ = ("_legal", "_legal_version")
+
+    def __init__(self, config: HandConfig, deck: Sequence[int]) -> None:
+        super().__init__(config, deck)
+        self._legal: LegalActions | None = None
+        self._legal_version = -1
+
+    @classmethod
+    def replay(cls, config: HandConfig, deck: Sequence[int], actions: Iterable[Action]) -> Hand:
+        """Rebuild a hand from its config, deck and action log (the persistence format)."""
+        hand = cls(config, deck)
+        hand.start()
+        for action in actions:
+            hand.apply(action)
+        return hand
+
+    def start(self) -> list[ev.Event]:
+        """Post the blinds (RULES 2.3-2.8), deal (RULES 1.4) and open the pre-flop betting."""
+        if self._started:
+            raise IllegalAction("The hand has already started")
+        self._started = True
+        config = self.config
+        index_of = {seat: i for i, seat in enumerate(self._seats)}
+        big_blind = index_of[config.big_blind_seat]
+        events = [ev.hand_started(config)]
+        if config.big_blind_ante:
+            self._post(big_blind, config.big_blind_ante, ev.BIG_BLIND_ANTE, events, dead=True)
+        if config.small_blind_seat is not None and config.small_blind:
+            small_blind = index_of[config.small_blind_seat]
+            self._post(small_blind, config.small_blind, ev.SMALL_BLIND, events)
+        self._post(big_blind, config.big_blind, ev.BIG_BLIND, events)
+        extra = {setup.seat for setup in config.seats if setup.posts_big_blind}
+        for i in self._clockwise():
+            if self._seats[i] in extra:
+                self._post(i, config.big_blind, ev.EXTRA_BIG_BLIND, events)
+        self._deal_hole_cards(events)
+        self._advance(big_blind, events)  # RULES 3.2: first to act is left of the big blind
+        self._events.extend(events)
+        return events
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the seat to act may do, or None when nobody is to act."""
+        if self._legal_version == len(self._events):
+            return self._legal
+        self._legal_version = len(self._events)
+        self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> LegalActions | None:
+        i = self._to_act
+        if i is None:
+            return None
+        my_bet = self._bets[i]
+        stack = self._stacks[i]
+        to_call = self._round.current_bet - my_bet
+        if self._wager_refusal(i, to_call) is not None:
+            bet_kind = low = high = None
+        else:
+            bet_kind = "raise" if self._round.current_bet else "bet"
+            low, high = self._round.bounds(
+                my_bet, my_bet + stack, self._collected + self._round_total
+            )
+        call = to_call if to_call < stack else stack
+        return LegalActions(self._seats[i], True, to_call == 0, call, bet_kind, low, high)
+
+    def apply(self, action: Action) -> list[ev.Event]:
+        """Play one action; raises ``IllegalAction`` (state unchanged) if it is not allowed."""
+        i, total = self._check(action)
+        kind = action.kind
+        street = STREET_NAMES[self._street_index]
+        if kind is ActionKind.FOLD or kind is ActionKind.TIMEOUT:
+            event = self._give_up(i, kind, street)
+        else:
+            bets = self._bets
+            put = total - bets[i]
+            stack = self._stacks[i] - put
+            self._stacks[i] = stack
+            bets[i] = total
+            self._contributed[i] += put
+            self._round_total += put
+            self._acted[i] = True
+            if not stack:
+                self._status[i] = ALL_IN
+                self._active_count -= 1
+            if kind is ActionKind.BET or kind is ActionKind.RAISE:
+                self._round.record_wager(total)
+                self._last_aggressor = i
+            event = ev.player_acted(
+                self._seats[i], street, ACTION_NAMES[kind], put, total, not stack
+            )
+        events = [event]
+        self._actions.append(action)
+        self._advance(i, events)
+        self._events.extend(events)
+        return events
+
+    def _give_up(self, i: int, kind: ActionKind, street: str) -> ev.Event:
+        """Fold, or time out (RULES 6.2): folded if nothing is in the pot, else
+        all-in at what is in, the rest of the stack kept out of play."""
+        seat = self._seats[i]
+        if kind is ActionKind.FOLD:
+            self._fold(i)
+            return ev.player_acted(seat, street, ACTION_NAMES[kind], 0, self._bets[i], False)
+        if self._contributed[i]:
+            self._status[i] = PROTECTED
+            self._active_count -= 1
+            return ev.timed_out(seat, street, ev.BECAME_PROTECTED_ALL_IN)
+        self._fold(i)
+        return ev.timed_out(seat, street, ev.BECAME_FOLD)
+
+    # ----------------------------------------------------------- validation
+
+    def _check(self, action: Action) -> tuple[int, int]:
+        """Return (player index, bet total after the action) or raise IllegalAction."""
+        if not self._started:
+            raise IllegalAction("The hand has not started yet")
+        if self._over:
+            raise IllegalAction("The hand is over")
+        legal = self.legal_actions()
+        assert legal is not None  # a started hand that is not over always has someone to act
+        if action.seat != legal.seat:
+            raise IllegalAction(f"It is not seat {action.seat}'s turn")
+        i = self._to_act
+        kind = action.kind
+        amount = action.amount
+        if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
+            raise IllegalAction(f"A {kind.value} takes no amount")
+        my_bet = self._bets[i]
+        current = self._round.current_bet
+        if kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise IllegalAction(f"You cannot check facing a bet of {current}")
+            return i, my_bet
+        if kind is ActionKind.CALL:
+            if legal.can_check:
+                raise IllegalAction("There is no bet to call: you may check")
+            return i, my_bet + legal.call_amount
+        if kind is ActionKind.FOLD or kind is ActionKind.TIMEOUT:
+            return i, my_bet
+        if kind is ActionKind.BET and current:
+            raise IllegalAction(f"There is already a bet of {current}: you may raise")
+        if kind is ActionKind.RAISE and not current:
+            raise IllegalAction("There is no bet to raise: you may bet")
+        low, high = legal.min_to, legal.max_to
+        if low is None or high is None:
+            refusal = self._wager_refusal(i, current - my_bet)
+            assert refusal is not None  # legal_actions offered no bet for this reason
+            raise IllegalAction(refusal)
+        if type(amount) is not int or not low <= amount <= high:
+            word = "Bet" if kind is ActionKind.BET else "Raise"
+            if low == high:
+                raise IllegalAction(f"{word} must be to {low}")
+            raise IllegalAction(f"{word} must be to between {low} and {high}")
+        return i, amount
+
+    def _wager_refusal(self, i: int, to_call: int) -> str | None:
+        """Why player i may not bet or raise now, or None if they may."""
+        if self._stacks[i] <= to_call:
+            return _NO_CHIPS_TO_RAISE
+        if self._round.capped:
+            return _CAPPED
+        if self._acted[i] and not self._round.reopens_for(to_call):
+            return _NOT_REOPENED  # RULES 3.7
+        if not self._someone_could_call_more(i):  # last: the only check that loops
+            return _NOBODY_TO_RAISE
+        return None
+
+    def _someone_could_call_more(self, i: int) -> bool:
+        """Whether another player could still put in more than the current bet.
+
+        If not, a raise could never be called, only returned (RULES 3.9).
+        """
+        if self._active_count < 2:
+            return False
+        current = self._round.current_bet
+        stacks, bets = self._stacks, self._bets
+        for k, status in enumerate(self._status):
+            if status is ACTIVE and k != i and stacks[k] + bets[k] > current:
+                return True
+        return False
+
+    # ----------------------------------------------------------- reading the state
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None (before start, and once the hand is over)."""
+        return None if self._to_act is None else self._seats[self._to_act]
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def street(self) -> Street:
+        """The current betting round; the last one reached once the hand is over."""
+        return Street(STREET_NAMES[self._street_index])
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        return tuple(self._board)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The whole deck in dealing order. Server side only: it holds every card."""
+        return self._deck
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Chips in the middle from finished rounds, main pot first; empty once paid.
+
+        Bets of the current round are not in a pot yet (see ``bets``).
+        """
+        if self._over:
+            return []
+        collected = [chips - bet for chips, bet in zip(self._contributed, self._bets)]
+        return [
+            Pot(amount, tuple(self._seats[i] for i in eligible))
+            for amount, eligible in self._layered_pots(collected)
+        ]
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips behind (not bet) per seat."""
+        return dict(zip(self._seats, self._stacks))
+
+    @property
+    def starting_stacks(self) -> dict[int, int]:
+        return dict(zip(self._seats, self._starting_stacks))
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """Chips each seat has bet in the current round, not yet in a pot."""
+        return dict(zip(self._seats, self._bets))
+
+    @property
+    def contributed(self) -> dict[int, int]:
+        """Chips each seat has put in this hand, net of uncalled bets returned."""
+        return dict(zip(self._seats, self._contributed))
+
+    @property
+    def statuses(self) -> dict[int, str]:
+        """Per seat: "active", "all_in", "protected" (timed out, RULES 6.2) or "folded"."""
+        return dict(zip(self._seats, self._status))
+
+    @property
+    def results(self) -> list[PotAward]:
+        """How each pot was paid; empty until the hand is over."""
+        return list(self._awards)
+
+    @property
+    def payouts(self) -> dict[int, int]:
+        """Chips won from the pots per seat (uncalled bets returned are not winnings)."""
+        won = dict.fromkeys(self._seats, 0)
+        for award in self._awards:
+            for seat, chips in award.winners:
+                won[seat] += chips
+        return won
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The action log: ``Hand.replay(config, deck, actions)`` rebuilds this hand."""
+        return tuple(self._actions)
+
+    @property
+    def events(self) -> list[ev.Event]:
+        """Every event so far, private ones included (filter with ``projection``)."""
+        return list(self._events)
+
+    def hole_cards(self, seat: int) -> tuple[int, ...]:
+        """A seat's hole cards (empty before the deal). Server side only: they are private."""
+        return self._holes[self._seats.index(seat)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The complete state, JSON-safe, hole cards and deck included (server side only)."""
+        return {
+            "config": self.config.to_dict(),
+            "deck": ev.card_texts(self._deck),
+            "actions": [action.to_dict() for action in self._actions],
+            "started": self._started,
+            "is_over": self._over,
+            "street": STREET_NAMES[self._street_index],
+            "board": ev.card_texts(self._board),
+            "to_act": self.to_act,
+            "round": self._round.to_dict(),
+            "last_aggressor": (
+                None if self._last_aggressor is None else self._seats[self._last_aggressor]
+            ),
+            "collected": self._collected,
+            "players": [
+                {
+                    "seat": seat,
+                    "stack": self._stacks[i],
+                    "bet": self._bets[i],
+                    "contributed": self._contributed[i],
+                    "status": self._status[i],
+                    "acted": self._acted[i],
+                    "hole_cards": ev.card_texts(self._holes[i]),
+                }
+                for i, seat in enumerate(self._seats)
+            ],
+            "pots": [pot.to_dict() for pot in self.pots],
+            "results": [award.to_dict() for award in self._awards],
+        }

@@ -1,0 +1,92 @@
+"""What one viewer may see of a hand.
+
+A seated player sees their own hole cards; everyone sees the cards of hands
+shown at showdown or turned up in an all-in. A spectator (``viewer_seat`` is
+None) sees no hole card until it is shown. Mucked hands are never revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from . import events as ev
+from .hand import Hand
+
+
+def visible_events(events: Iterable[ev.Event], viewer_seat: int | None) -> list[ev.Event]:
+    """The events as ``viewer_seat`` may see them.
+
+    Another seat's ``hole_cards_dealt`` keeps its place (the deal is public)
+    but its ``cards`` become None. Other events are public and passed as is.
+    """
+    visible = []
+    for event in events:
+        if event["type"] in ev.PRIVATE_EVENT_TYPES and event["seat"] != viewer_seat:
+            event = {**event, "cards": None}
+        visible.append(event)
+    return visible
+
+
+def revealed_cards(events: Iterable[ev.Event]) -> dict[int, list[str]]:
+    """Hole cards made public so far, per seat (shown, or turned up all-in)."""
+    revealed: dict[int, list[str]] = {}
+    for event in events:
+        if event["type"] == ev.HAND_SHOWN:
+            revealed[event["seat"]] = event["cards"]
+        elif event["type"] == ev.HANDS_TURNED_UP:
+            for shown in event["hands"]:
+                revealed[shown["seat"]] = shown["cards"]
+    return revealed
+
+
+def view_for(hand: Hand, viewer_seat: int | None) -> dict[str, Any]:
+    """A JSON-safe snapshot of the table for one viewer.
+
+    ``legal_actions`` is filled only when the viewer is the seat to act.
+    """
+    config = hand.config
+    revealed = revealed_cards(hand.events)
+    names = {setup.seat: setup.name for setup in config.seats}
+    stacks, bets = hand.stacks, hand.bets
+    contributed, statuses = hand.contributed, hand.statuses
+    seats = []
+    for seat in sorted(names):
+        if seat == viewer_seat and hand.hole_cards(seat):
+            cards: list[str] | None = ev.card_texts(hand.hole_cards(seat))
+        else:
+            cards = revealed.get(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "stack": stacks[seat],
+                "bet": bets[seat],
+                "contributed": contributed[seat],
+                "status": statuses[seat],
+                "cards": cards,
+            }
+        )
+    legal = hand.legal_actions()
+    pots = hand.pots
+    return {
+        "viewer_seat": viewer_seat,
+        "variant": config.variant.value,
+        "small_blind": config.small_blind,
+        "big_blind": config.big_blind,
+        "big_bet": config.big_bet,
+        "button": config.button,
+        "small_blind_seat": config.small_blind_seat,
+        "big_blind_seat": config.big_blind_seat,
+        "street": hand.street.value,
+        "board": ev.card_texts(hand.board),
+        "to_act": hand.to_act,
+        "is_over": hand.is_over,
+        "pots": [pot.to_dict() for pot in pots],
+        "total_pot": sum(pot.amount for pot in pots) + sum(bets.values()),
+        "seats": seats,
+        "legal_actions": (
+            legal.to_dict() if legal is not None and legal.seat == viewer_seat else None
+        ),
+        "results": [award.to_dict() for award in hand.results],
+    }

@@ -1,0 +1,102 @@
+"""Replaying the action log, JSON-safe events, and what each viewer may see."""
+
+import json
+
+from tables.engine import Action, Hand, HandConfig
+from tables.engine.projection import revealed_cards, view_for, visible_events
+
+from .support import check_down, make_config, new_hand, of_type, play, stacked_deck
+
+BOARD = "Kc Qd Jh 2s 3c"
+HOLES = {1: "AsTs4d4h", 2: "KhKs5d6d", 3: "9c9s7h8h"}
+
+
+def played_hand():
+    config = make_config({1: 100, 2: 100, 3: 30})
+    hand = Hand(config, stacked_deck(config, HOLES, BOARD))
+    events = hand.start()
+    events += play(hand, "1 raise 7", "2 call", "3 timeout", "2 bet 14", "1 raise 56")
+    events += play(hand, "2 call")
+    events += check_down(hand)
+    return hand, events
+
+
+def test_replay_rebuilds_the_same_state_and_events():
+    hand, events = played_hand()
+    again = Hand.replay(hand.config, hand.deck, hand.actions)
+    assert again.to_dict() == hand.to_dict()
+    assert again.events == events == hand.events
+
+
+def test_replay_from_stored_json():
+    hand, _ = played_hand()
+    stored = json.loads(json.dumps(hand.to_dict()))
+    config = HandConfig.from_dict(stored["config"])
+    deck = stacked_deck(config, HOLES, BOARD)
+    again = Hand.replay(config, deck, [Action.from_dict(a) for a in stored["actions"]])
+    assert again.to_dict() == stored
+
+
+def test_replay_mid_hand_continues_identically():
+    hand = new_hand(make_config({1: 100, 2: 100, 3: 100}))
+    play(hand, "1 raise 7", "2 call")
+    again = Hand.replay(hand.config, hand.deck, hand.actions)
+    assert again.to_dict() == hand.to_dict()
+    assert again.legal_actions() == hand.legal_actions()
+
+
+def test_events_are_json_safe():
+    _, events = played_hand()
+    assert json.loads(json.dumps(events)) == events
+    assert all(type(event["type"]) is str for event in events)
+    kinds = {e["kind"] for e in of_type(events, "player_acted")}
+    assert all(type(kind) is str for kind in kinds)
+
+
+def test_a_player_sees_only_their_own_hole_cards():
+    _, events = played_hand()
+    seen = visible_events(events, 1)
+    dealt = {e["seat"]: e["cards"] for e in of_type(seen, "hole_cards_dealt")}
+    assert dealt == {2: None, 3: None, 1: ["As", "Ts", "4d", "4h"]}
+    # The original log is untouched.
+    assert all(e["cards"] for e in of_type(events, "hole_cards_dealt"))
+
+
+def test_a_spectator_sees_no_hole_card_until_shown():
+    hand, events = played_hand()
+    seen = visible_events(events, None)
+    assert all(e["cards"] is None for e in of_type(seen, "hole_cards_dealt"))
+    # Seat 3 (protected all-in) and the others reach a showdown.
+    assert revealed_cards(seen) == revealed_cards(events)
+    shown = {e["seat"] for e in of_type(seen, "hand_shown")}
+    assert shown, "someone showed at the end"
+
+
+def test_view_for_a_seat_mid_hand():
+    config = make_config({1: 100, 2: 100, 3: 100})
+    hand = Hand(config, stacked_deck(config, HOLES, BOARD))
+    hand.start()
+    view = view_for(hand, 1)
+    seats = {seat["seat"]: seat for seat in view["seats"]}
+    assert seats[1]["cards"] == ["As", "Ts", "4d", "4h"]
+    assert seats[2]["cards"] is None and seats[3]["cards"] is None
+    assert view["legal_actions"]["seat"] == 1
+    assert view["total_pot"] == 3
+    assert view_for(hand, 2)["legal_actions"] is None
+    assert all(seat["cards"] is None for seat in view_for(hand, None)["seats"])
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_view_after_showdown_reveals_shown_hands_but_not_mucked_ones():
+    config = make_config({1: 100, 2: 100, 3: 100})
+    hand = Hand(config, stacked_deck(config, HOLES, BOARD))
+    hand.start()
+    play(hand, "1 call", "2 call", "3 check")
+    events = check_down(hand)
+    shown = {e["seat"] for e in of_type(events, "hand_shown")}
+    mucked = {e["seat"] for e in of_type(events, "hand_mucked")}
+    assert shown == {2, 1} and mucked == {3}  # seat 2 shows first; seat 3's nines lose
+    spectator = {seat["seat"]: seat["cards"] for seat in view_for(hand, None)["seats"]}
+    assert spectator == {1: ["As", "Ts", "4d", "4h"], 2: ["Kh", "Ks", "5d", "6d"], 3: None}
+    assert view_for(hand, 3)["seats"][2]["cards"] == ["9c", "9s", "7h", "8h"]
+    assert view_for(hand, None)["results"][0]["winners"] == [{"seat": 1, "amount": 6}]
