@@ -84,6 +84,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
+    # Lets parallel test runs on one server use separate test databases.
+    DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default=None)}
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -123,7 +125,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py's default 5 s read timeout equals channels-redis's blocking
+            # receive: an idle socket would fail every 5 s without a longer one.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10}]},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -133,9 +137,14 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
+# Without Redis there is no beat process: the server runs the table clock itself.
+EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+# The table clock: expire overdue turns and start due hands, every second (RULES 6).
+CELERY_BEAT_SCHEDULE = {
+    "table-clock": {"task": "tables.tasks.tick", "schedule": 1.0, "options": {"expires": 5}},
+}
 
 # --- I18n, static ---------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -179,4 +188,7 @@ LOGGING = {
 }
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
-CHIP_AUDITS: list[str] = []
+CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems"]
+
+# Pause between the end of a hand and the start of the next, so players see the result.
+HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("hands/", include("tables.history.urls")),
     path("", include("tables.urls")),
 ]

@@ -1,16 +1,112 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
-from .models import Table
+from . import services
+from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("number", "player", "stack", "state", "pending_sit_out", "pending_top_up")
+    readonly_fields = fields
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("name", "variant", "stakes_label", "seat_count", "min_buy_in", "max_buy_in", "is_active")
+    list_display = ("name", "variant", "stakes_label", "seat_count", "seats_taken", "min_buy_in", "max_buy_in",
+                    "is_active", "closing")
     list_filter = ("variant", "is_active")
     search_fields = ("name",)
+    readonly_fields = ("closing", "version", "next_hand_at")
     fieldsets = (
-        (None, {"fields": ("name", "variant", "is_active")}),
+        (None, {"fields": ("name", "variant", "is_active", "closing")}),
         ("Stakes", {"fields": ("stake_small", "stake_big", "small_blind_override")}),
         ("Seats and buy-in", {"fields": ("seat_count", "min_buy_in", "max_buy_in")}),
         ("Clock (RULES 6)", {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds")}),
+        ("State", {"fields": ("version", "next_hand_at"), "classes": ("collapse",)}),
     )
+    inlines = [SeatInline]
+    actions = ["close_tables"]
+
+    @admin.display(description="Seats taken")
+    def seats_taken(self, table):
+        return table.seats.count()
+
+    @admin.action(description="Close the selected tables (players are cashed out after the current hand)")
+    def close_tables(self, request, queryset):
+        for table in queryset:
+            closed_now = services.close_table(table_id=table.pk)
+            self.message_user(
+                request,
+                f"{table}: closed and players cashed out." if closed_now
+                else f"{table}: will close and cash out when the current hand ends.",
+                messages.SUCCESS,
+            )
+
+
+class HandPlayerInline(ReadOnlyInline):
+    model = HandPlayer
+    fields = ("seat", "player", "starting_stack", "final_stack")
+    readonly_fields = fields
+
+
+class HandEventInline(ReadOnlyInline):
+    model = HandEvent
+    fields = ("sequence", "type", "payload", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    """Hands are their event log: read-only for everyone."""
+
+    list_display = ("id", "table", "number", "state", "button", "sequence", "started_at", "ended_at")
+    list_filter = ("state", "table")
+    readonly_fields = [f.name for f in Hand._meta.fields]
+    inlines = [HandPlayerInline, HandEventInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ClockPolicy)
+class ClockPolicyAdmin(admin.ModelAdmin):
+    """One row of room-wide clock settings."""
+
+    def has_add_permission(self, request):
+        return not ClockPolicy.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TimeoutRecord)
+class TimeoutRecordAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "player", "hand", "became")
+    list_filter = ("became",)
+    search_fields = ("player__username",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -34,6 +34,9 @@ class Table(models.Model):
         default=20, help_text="Extra time, once per turn, for a player who reconnects."
     )
     is_active = models.BooleanField(default=True, help_text="Closed tables accept no players and start no hands.")
+    closing = models.BooleanField(default=False, help_text="Set by the close action: close after the current hand.")
+    version = models.PositiveBigIntegerField(default=0, help_text="Bumped by every change; screens re-render on it.")
+    next_hand_at = models.DateTimeField(null=True, blank=True, help_text="Earliest start of the next hand.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -83,3 +86,152 @@ class Table(models.Model):
             errors["min_buy_in"] = "The minimum buy-in must cover at least one big blind."
         if errors:
             raise ValidationError(errors)
+
+
+class Seat(models.Model):
+    """A player sitting at a table, with the chips in front of them (table stakes, RULES 3.8).
+
+    The row exists while the seat is taken. Requests made during a hand
+    (sit out, leave, top up) wait in the pending fields until it ends.
+    """
+
+    class State(models.TextChoices):
+        WAITING_FOR_BIG_BLIND = "waiting_bb", "Waiting for the big blind"
+        PLAYING = "playing", "Playing"
+        SITTING_OUT = "sitting_out", "Sitting out"
+        LEAVING = "leaving", "Leaving after this hand"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="seats")
+    stack = models.BigIntegerField(help_text="Chips behind; chips bet in the running hand are in the hand.")
+    state = models.CharField(max_length=16, choices=State.choices, default=State.WAITING_FOR_BIG_BLIND)
+    posts_big_blind_now = models.BooleanField(
+        default=False, help_text="RULES 2.7: post a big blind to be dealt in at once instead of waiting."
+    )
+    pending_sit_out = models.BooleanField(default=False)
+    pending_top_up = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True, help_text="When the player's last socket closed.")
+    sat_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique_per_table"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player_per_table"),
+            models.CheckConstraint(condition=Q(stack__gte=0), name="seat_stack_never_negative"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_to_10"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number} ({self.player})"
+
+
+class Hand(models.Model):
+    """One hand: its configuration, its deck commitment and its event log.
+
+    The hand *is* its events: the engine state is rebuilt from
+    (config, deck, events). `sequence` counts the player actions applied;
+    every action request carries the sequence it was made against.
+    """
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        COMPLETE = "complete", "Complete"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(help_text="Counts the table's hands from 1.")
+    button = models.PositiveSmallIntegerField()
+    config = models.JSONField(help_text="The engine's HandConfig.")
+    deck = models.CharField(max_length=160, help_text="The shuffled deck; secret until the hand ends.")
+    salt = models.CharField(max_length=64)
+    deck_commitment = models.CharField(max_length=64, help_text="SHA-256 published when the hand starts.")
+    state = models.CharField(max_length=16, choices=State.choices, default=State.RUNNING)
+    sequence = models.PositiveIntegerField(default=0)
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    grace_given = models.BooleanField(default=False, help_text="RULES 6.3: reconnect grace used this turn.")
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_per_table"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(state="running"), name="one_running_hand_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+
+class HandPlayer(models.Model):
+    """Who played a hand, from which seat, and how it went for them (for the history)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
+    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="hands_played")
+    seat = models.PositiveSmallIntegerField()
+    starting_stack = models.BigIntegerField()
+    final_stack = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="hand_player_seat_unique")]
+
+    @property
+    def net(self) -> int | None:
+        return None if self.final_stack is None else self.final_stack - self.starting_stack
+
+
+class HandEvent(models.Model):
+    """The append-only log of a hand, as the engine emitted it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["hand", "sequence"], name="hand_event_sequence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} event {self.sequence}: {self.type}"
+
+
+class ClockPolicy(models.Model):
+    """Room-wide settings of the time to act, edited in the admin (a single row)."""
+
+    protected_all_ins_per_day = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. "
+        "Past the limit a timeout checks when checking is free and folds otherwise.",
+    )
+
+    class Meta:
+        verbose_name = verbose_name_plural = "clock policy"
+
+    def __str__(self) -> str:
+        return "Clock policy"
+
+    @classmethod
+    def current(cls) -> "ClockPolicy":
+        policy, _ = cls.objects.get_or_create(pk=1)
+        return policy
+
+
+class TimeoutRecord(models.Model):
+    """A player's turn ran out, and what it became (fold, protected all-in, or check/fold past the limit)."""
+
+    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="timeouts")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="timeouts")
+    became = models.CharField(max_length=24)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]

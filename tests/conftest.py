@@ -52,3 +52,17 @@ def assert_audit_clean():
         return report
 
     return check
+
+
+@pytest.fixture
+def assert_ledger_clean():
+    """For cashier-only tests that move chips to a table escrow without seating anyone:
+    the ledger must balance (the tables' own check does not apply)."""
+    from cashier.audit import ledger_problems
+
+    def check():
+        problems, _, issued = ledger_problems()
+        assert not problems, problems
+        return issued
+
+    return check

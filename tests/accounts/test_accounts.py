@@ -18,7 +18,7 @@ def test_the_user_model_is_ours():
     assert get_user_model() is User
 
 
-def test_signup_creates_a_player_with_the_grant_and_logs_in(client, assert_audit_clean):
+def test_signup_creates_a_player_with_the_grant_and_logs_in(client, assert_ledger_clean):
     response = client.post(
         reverse("signup"), {"username": "alice", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD}
     )
@@ -28,7 +28,7 @@ def test_signup_creates_a_player_with_the_grant_and_logs_in(client, assert_audit
     profile = client.get(reverse("profile"))
     assert b"10000 chips" in profile.content
     assert b"Sign-up grant" in profile.content
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 def test_signup_with_a_weak_password_creates_nothing(client):
@@ -70,7 +70,7 @@ def test_password_change(client, make_player):
     assert player.check_password("another-Good-pass-99")
 
 
-def test_reload_page_refuses_when_not_eligible(client, make_player, assert_audit_clean):
+def test_reload_page_refuses_when_not_eligible(client, make_player, assert_ledger_clean):
     player = make_player()
     client.force_login(player)
     page = client.get(reverse("profile"))
@@ -78,10 +78,10 @@ def test_reload_page_refuses_when_not_eligible(client, make_player, assert_audit
     response = client.post(reverse("reload"), {"request_id": "4b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"}, follow=True)
     assert b"Reloads are for bankrolls below" in response.content
     assert cashier.bankroll_balance(player) == 10_000
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_reload_form_submitted_twice_reloads_once(client, make_player, make_table, assert_audit_clean):
+def test_reload_form_submitted_twice_reloads_once(client, make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table(max_buy_in=10_000)
     cashier.buy_in(user=player, table=table, amount=9_600, idempotency_key="b")
     client.force_login(player)
@@ -91,7 +91,7 @@ def test_reload_form_submitted_twice_reloads_once(client, make_player, make_tabl
     assert cashier.bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD).count() == 1
     assert b"Reloaded 9,600 chips." in second.content
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 def test_stale_or_forged_reload_form_is_refused(client, make_player):

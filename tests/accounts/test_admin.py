@@ -36,7 +36,7 @@ def test_the_ledger_is_read_only_in_the_admin(staff_client, make_player, model):
     assert LedgerTransaction.objects.count() == 1
 
 
-def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, assert_audit_clean):
+def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, assert_ledger_clean):
     player = make_player(username="gina")
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
     missing_reason = staff_client.post(url, {"amount": 500, "reason": "", "request_id": "1b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"})
@@ -47,16 +47,16 @@ def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, asser
     assert cashier.bankroll_balance(player) == 10_500
     adjustment = LedgerTransaction.objects.get(kind=LedgerTransaction.Kind.ADJUSTMENT)
     assert adjustment.memo == "tournament prize" and adjustment.created_by.username == "boss"
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_adjusting_below_zero_shows_an_error(staff_client, make_player, assert_audit_clean):
+def test_adjusting_below_zero_shows_an_error(staff_client, make_player, assert_ledger_clean):
     player = make_player()
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
     page = staff_client.post(url, {"amount": -20_000, "reason": "oops", "request_id": "3b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"})
     assert page.status_code == 200 and b"Not enough chips" in page.content
     assert cashier.bankroll_balance(player) == 10_000
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 def test_table_admin_validates_configuration(staff_client):

@@ -34,7 +34,7 @@ def _race(workers):
     return outcomes
 
 
-def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_table, assert_audit_clean):
+def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_table, assert_ledger_clean):
     assert connection.vendor == "postgresql", "the race test needs real row locks"
     player = make_player()
     tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
@@ -49,10 +49,10 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
     assert len(wins) == 1 and len(losses) == 1, outcomes
     assert "Not enough chips" in str(losses[0])
     assert cashier.bankroll_balance(player) == 3_000
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_audit_clean):
+def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     outcomes = _race(
         [lambda: cashier.buy_in(user=player, table=table, amount=100, idempotency_key="double-click")] * 4
@@ -60,4 +60,4 @@ def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_tab
     assert all(isinstance(o, LedgerTransaction) for o in outcomes), outcomes
     assert len({o.pk for o in outcomes}) == 1
     assert cashier.bankroll_balance(player) == 9_900
-    assert_audit_clean()
+    assert_ledger_clean()

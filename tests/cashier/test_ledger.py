@@ -11,16 +11,15 @@ from cashier.errors import IdempotencyConflict, InsufficientChips, InvalidAmount
 from cashier.models import LedgerAccount, LedgerTransaction
 
 
-def test_signup_grant_issues_ten_thousand_from_the_house(make_player, assert_audit_clean):
+def test_signup_grant_issues_ten_thousand_from_the_house(make_player, assert_ledger_clean):
     player = make_player()
     assert cashier.bankroll_balance(player) == 10_000
-    report = assert_audit_clean()
-    assert report.chips_issued == 10_000
+    assert assert_ledger_clean() == 10_000
     grant = LedgerTransaction.objects.get(kind=LedgerTransaction.Kind.GRANT)
     assert sorted(grant.entries.values_list("amount", flat=True)) == [-10_000, 10_000]
 
 
-def test_buy_in_and_cash_out_move_chips_through_the_table_escrow(make_player, make_table, assert_audit_clean):
+def test_buy_in_and_cash_out_move_chips_through_the_table_escrow(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=150, idempotency_key="b1")
     assert cashier.bankroll_balance(player) == 9_850
@@ -28,45 +27,45 @@ def test_buy_in_and_cash_out_move_chips_through_the_table_escrow(make_player, ma
     cashier.cash_out(user=player, table=table, amount=150, idempotency_key="c1")
     assert cashier.bankroll_balance(player) == 10_000
     assert cashier.table_account(table).balance == 0
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_a_retried_buy_in_with_the_same_key_debits_once(make_player, make_table, assert_audit_clean):
+def test_a_retried_buy_in_with_the_same_key_debits_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     first = cashier.buy_in(user=player, table=table, amount=100, idempotency_key="same")
     again = cashier.buy_in(user=player, table=table, amount=100, idempotency_key="same")
     assert first.pk == again.pk
     assert cashier.bankroll_balance(player) == 9_900
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_a_reused_key_with_different_data_is_refused(make_player, make_table, assert_audit_clean):
+def test_a_reused_key_with_different_data_is_refused(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=100, idempotency_key="k")
     with pytest.raises(IdempotencyConflict, match="already used"):
         cashier.buy_in(user=player, table=table, amount=120, idempotency_key="k")
     assert cashier.bankroll_balance(player) == 9_900
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, make_table, assert_audit_clean):
+def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     before = LedgerTransaction.objects.count()
     with pytest.raises(InsufficientChips, match="10,000 available, 10,001 needed"):
         cashier.buy_in(user=player, table=table, amount=10_001, idempotency_key="too-much")
     assert cashier.bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.count() == before
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 @pytest.mark.parametrize("amount", [0, -5, 12.5, "100", True, None])
-def test_bad_amounts_are_refused_with_a_clear_message(amount, make_player, make_table, assert_audit_clean):
+def test_bad_amounts_are_refused_with_a_clear_message(amount, make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     with pytest.raises(InvalidAmount, match="chips"):
         cashier.buy_in(user=player, table=table, amount=amount, idempotency_key=f"bad-{amount!r}")
     assert cashier.bankroll_balance(player) == 10_000
     assert not LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.BUY_IN).exists()
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 def test_the_database_itself_refuses_a_negative_bankroll(make_player):
@@ -76,15 +75,15 @@ def test_the_database_itself_refuses_a_negative_bankroll(make_player):
         LedgerAccount.objects.filter(pk=account.pk).update(balance=-1)
 
 
-def test_reload_needs_a_low_bankroll(make_player, assert_audit_clean):
+def test_reload_needs_a_low_bankroll(make_player, assert_ledger_clean):
     player = make_player()
     with pytest.raises(ReloadNotAllowed, match="below 1,000"):
         cashier.reload(user=player, idempotency_key="r0")
     assert cashier.bankroll_balance(player) == 10_000
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_reload_tops_up_to_the_grant_once_per_six_hours(make_player, make_table, assert_audit_clean):
+def test_reload_tops_up_to_the_grant_once_per_six_hours(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table(max_buy_in=10_000)
     cashier.buy_in(user=player, table=table, amount=9_500, idempotency_key="b")
     cashier.reload(user=player, idempotency_key="r1")
@@ -95,10 +94,10 @@ def test_reload_tops_up_to_the_grant_once_per_six_hours(make_player, make_table,
     assert cashier.bankroll_balance(player) == 200
     cashier.reload(user=player, idempotency_key="r3", now=timezone.now() + timedelta(hours=6, minutes=1))
     assert cashier.bankroll_balance(player) == 10_000
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
-def test_staff_adjustment_needs_a_reason_and_is_recorded(make_player, django_user_model, assert_audit_clean):
+def test_staff_adjustment_needs_a_reason_and_is_recorded(make_player, django_user_model, assert_ledger_clean):
     player = make_player()
     staff = django_user_model.objects.create_user(username="staff", password="x", is_staff=True)
     with pytest.raises(InvalidAmount, match="reason"):
@@ -108,7 +107,7 @@ def test_staff_adjustment_needs_a_reason_and_is_recorded(make_player, django_use
     assert cashier.bankroll_balance(player) == 9_700
     with pytest.raises(InsufficientChips):
         cashier.adjust(user=player, amount=-9_701, reason="too much", staff=staff, idempotency_key="a2")
-    assert_audit_clean()
+    assert_ledger_clean()
 
 
 def test_the_audit_detects_a_tampered_balance(make_player):

@@ -1,0 +1,23 @@
+"""The only write path for tables, seats and hands: views, consumers and tasks call these."""
+
+from .clock import expire_turn, run_clock
+from .closing import close_table
+from .errors import REFUSALS, StaleAction, TableError
+from .play import act, start_hand_if_due
+from .seating import leave, sit_in, sit_out, take_seat, top_up
+
+__all__ = [
+    "REFUSALS",
+    "StaleAction",
+    "TableError",
+    "act",
+    "close_table",
+    "expire_turn",
+    "leave",
+    "run_clock",
+    "sit_in",
+    "sit_out",
+    "start_hand_if_due",
+    "take_seat",
+    "top_up",
+]

@@ -1,0 +1,78 @@
+"""The time to act (RULES 6): expiring turns and starting hands when they are due.
+
+`expire_turn` is the timeout counterpart of `play.act`: same table lock, same
+sequence check, so a click and a timeout at the same instant never both apply.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from tables.engine import Action, ActionKind
+from tables.engine.events import BECAME_PROTECTED_ALL_IN, TIMED_OUT
+from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
+
+from .hand_log import rebuild
+from .locking import lock_table, mark_changed, running_hand
+from .play import record_engine_change, start_hand_if_due
+
+READY_STATES = (Seat.State.PLAYING, Seat.State.WAITING_FOR_BIG_BLIND)
+
+
+def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) -> Hand | None:
+    """The clock ran out for the seat to act (RULES 6.2, 6.4): the engine's timeout action
+    (fold, or protected all-in if they have chips in the pot), then sit out of later hands.
+    Returns None when the player acted in time or the timeout was already applied."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = lock_table(table_id)
+        hand = running_hand(table)
+        if hand is None or hand.sequence != sequence or hand.turn_deadline is None or now < hand.turn_deadline:
+            return None
+        engine = rebuild(hand)
+        seat = Seat.objects.select_for_update().get(table=table, number=engine.to_act)
+        action = _timeout_action(engine, seat, now)
+        events = engine.apply(action)
+        became = next((e["became"] for e in events if e["type"] == TIMED_OUT), action.kind.value)
+        TimeoutRecord.objects.create(player=seat.player, hand=hand, became=became)
+        if seat.state != Seat.State.LEAVING:
+            seat.pending_sit_out = True
+            seat.save(update_fields=["pending_sit_out"])
+        record_engine_change(table, hand, engine, events, now)
+        mark_changed(table)
+    return hand
+
+
+def _timeout_action(engine, seat: Seat, now: datetime) -> Action:
+    """The engine's TIMEOUT, unless the player is past the room's daily protected all-in allowance."""
+    limit = ClockPolicy.current().protected_all_ins_per_day
+    if limit is not None and engine.contributed[seat.number] > 0:
+        used = TimeoutRecord.objects.filter(
+            player=seat.player, became=BECAME_PROTECTED_ALL_IN, created_at__gte=now - timedelta(hours=24)
+        ).count()
+        if used >= limit:
+            kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD
+            return Action(seat.number, kind)
+    return Action(seat.number, ActionKind.TIMEOUT)
+
+
+def run_clock(*, now: datetime | None = None) -> None:
+    """One tick of the table clock: expire overdue turns, start hands that are due."""
+    now = now or timezone.now()
+    overdue = Hand.objects.filter(state=Hand.State.RUNNING, turn_deadline__lte=now).values_list("table_id", "sequence")
+    for table_id, sequence in overdue:
+        expire_turn(table_id=table_id, sequence=sequence, now=now)
+    due = (
+        Table.objects.filter(is_active=True, closing=False)
+        .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))
+        .exclude(hands__state=Hand.State.RUNNING)
+        .annotate(ready=Count("seats", filter=Q(seats__state__in=READY_STATES, seats__stack__gt=0)))
+        .filter(ready__gte=2)
+        .values_list("pk", flat=True)
+    )
+    for table_id in due:
+        start_hand_if_due(table_id=table_id, now=now)

@@ -1,0 +1,24 @@
+"""Closing a table from the admin: players are cashed out once the current hand ends."""
+
+from django.db import transaction
+
+from tables.models import Seat
+
+from .locking import lock_table, mark_changed, running_hand
+from .seating import cash_out_and_free
+
+
+def close_table(*, table_id: int) -> bool:
+    """Close now if no hand is running (True), else after the hand (False)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if running_hand(table) is not None:
+            table.closing = True
+            mark_changed(table)
+            return False
+        for seat in Seat.objects.select_for_update().filter(table=table):
+            cash_out_and_free(table, seat)
+        table.is_active = False
+        table.closing = False
+        mark_changed(table)
+        return True

@@ -1,0 +1,51 @@
+"""Players' connections to a table, and the reconnect grace of RULES 6.3."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tables.models import Seat
+
+from .locking import lock_table, mark_changed, running_hand
+
+
+def player_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
+    if not getattr(user, "is_authenticated", False):
+        return
+    Seat.objects.filter(table_id=table_id, player=user).update(disconnected_at=now or timezone.now())
+
+
+def player_connected(*, table_id: int, user, now: datetime | None = None) -> bool:
+    """Mark the player connected; if they come back during their own turn, after dropping
+    during it, they get the table's reconnect grace once per turn (RULES 6.3). Returns
+    whether grace was given."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = Seat.objects.select_for_update().filter(table=table, player=user).first()
+        if seat is None:
+            return False
+        dropped_at, seat.disconnected_at = seat.disconnected_at, None
+        seat.save(update_fields=["disconnected_at"])
+        hand = running_hand(table)
+        if (
+            hand is None
+            or dropped_at is None
+            or hand.turn_seat != seat.number
+            or hand.grace_given
+            or hand.turn_deadline is None
+            or hand.turn_started_at is None
+            or dropped_at < hand.turn_started_at
+            or now >= hand.turn_deadline
+        ):
+            return False
+        hand.turn_deadline += timedelta(seconds=table.reconnect_grace_seconds)
+        hand.grace_given = True
+        hand.save(update_fields=["turn_deadline", "grace_given"])
+        mark_changed(table)
+        return True

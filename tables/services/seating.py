@@ -1,0 +1,147 @@
+"""Taking, leaving and managing a seat. Each function is one locked transaction."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from cashier import services as cashier
+from cashier.models import LedgerTransaction
+from tables.models import Seat, Table
+
+from .errors import TableError
+from .locking import lock_table, mark_changed
+from .play import fold_if_leaving_player_to_act, in_running_hand
+
+State = Seat.State
+
+
+def _seat_of(table: Table, user) -> Seat:
+    seat = Seat.objects.select_for_update().filter(table=table, player=user).first()
+    if seat is None:
+        raise TableError("You have no seat at this table.")
+    return seat
+
+
+def _check_amount(amount: object) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise TableError("Enter a whole, positive number of chips.")
+    return amount
+
+
+def take_seat(
+    *, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, idempotency_key: str
+) -> Seat:
+    """Sit down with a buy-in from the bankroll (RULES 7.3); choose to post a big blind now or wait (RULES 2.7)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        existing = Seat.objects.filter(table=table, player=user).first()
+        if existing and LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
+            return existing  # the same request again: already applied
+        if not table.is_active or table.closing:
+            raise TableError("This table is closed.")
+        if existing:
+            raise TableError("You already have a seat at this table.")
+        if not isinstance(seat_number, int) or not 1 <= seat_number <= table.seat_count:
+            raise TableError(f"Seats at this table are numbered 1 to {table.seat_count}.")
+        if Seat.objects.filter(table=table, number=seat_number).exists():
+            raise TableError(f"Seat {seat_number} is taken.")
+        buy_in = _check_amount(buy_in)
+        if not table.min_buy_in <= buy_in <= table.max_buy_in:
+            raise TableError(f"The buy-in here is {table.min_buy_in:,} to {table.max_buy_in:,} chips.")
+        cashier.buy_in(user=user, table=table, amount=buy_in, idempotency_key=idempotency_key)
+        seat = Seat.objects.create(
+            table=table,
+            number=seat_number,
+            player=user,
+            stack=buy_in,
+            state=State.WAITING_FOR_BIG_BLIND,
+            posts_big_blind_now=bool(post_big_blind_now),
+        )
+        mark_changed(table)
+    return seat
+
+
+def sit_out(*, user, table_id: int) -> Seat:
+    """Stop being dealt in; during a hand the player's current hand plays on and the sit-out waits."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = _seat_of(table, user)
+        if seat.state == State.LEAVING:
+            raise TableError("You are leaving this table after the hand.")
+        if in_running_hand(table, seat):
+            seat.pending_sit_out = True
+        else:
+            seat.state = State.SITTING_OUT
+        seat.save(update_fields=["state", "pending_sit_out"])
+        mark_changed(table)
+    return seat
+
+
+def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
+    """Come back from sitting out: wait for the big blind or post one now (RULES 2.7)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = _seat_of(table, user)
+        if seat.pending_sit_out:
+            seat.pending_sit_out = False  # changed their mind before the hand ended
+        elif seat.state != State.SITTING_OUT:
+            raise TableError("You are not sitting out.")
+        elif seat.stack == 0:
+            raise TableError("Top up before you come back: you have no chips at this table.")
+        else:
+            seat.state = State.WAITING_FOR_BIG_BLIND
+            seat.posts_big_blind_now = bool(post_big_blind_now)
+        seat.save(update_fields=["state", "pending_sit_out", "posts_big_blind_now"])
+        mark_changed(table)
+    return seat
+
+
+def top_up(*, user, table_id: int, amount: int, idempotency_key: str) -> Seat:
+    """Add chips up to the table maximum. Between hands only (RULES 3.8): asked mid-hand,
+    the chips leave the bankroll now and reach the stack when the hand ends."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = _seat_of(table, user)
+        if LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
+            return seat
+        amount = _check_amount(amount)
+        if seat.state == State.LEAVING:
+            raise TableError("You are leaving this table after the hand.")
+        room = table.max_buy_in - seat.stack - seat.pending_top_up
+        if amount > room:
+            raise TableError(f"You may add at most {max(room, 0):,} chips (table maximum {table.max_buy_in:,}).")
+        cashier.top_up(user=user, table=table, amount=amount, idempotency_key=idempotency_key)
+        if in_running_hand(table, seat):
+            seat.pending_top_up += amount
+        else:
+            seat.stack += amount
+        seat.save(update_fields=["stack", "pending_top_up"])
+        mark_changed(table)
+    return seat
+
+
+def leave(*, user, table_id: int) -> Seat | None:
+    """Stand up and cash out. In a hand, the hand is folded when its turn comes
+    (at once if it is the player's turn) and the chips are cashed out when it ends."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = _seat_of(table, user)
+        if in_running_hand(table, seat):
+            seat.state = State.LEAVING
+            seat.save(update_fields=["state"])
+            fold_if_leaving_player_to_act(table)
+            mark_changed(table)
+            return seat
+        cash_out_and_free(table, seat)
+        mark_changed(table)
+    return None
+
+
+def cash_out_and_free(table: Table, seat: Seat) -> None:
+    """Return the seat's chips to the bankroll and free the seat (caller holds the table lock)."""
+    chips = seat.stack + seat.pending_top_up
+    if chips:
+        cashier.cash_out(
+            user=seat.player, table=table, amount=chips, idempotency_key=f"cash-out:seat-{seat.pk}"
+        )
+    seat.delete()

@@ -1,0 +1,199 @@
+"""Hands at a table through the services: blinds, turns, settling, pending requests."""
+
+import pytest
+
+from cashier import services as cashier
+from tables import services
+from tables.engine import IllegalAction
+from tables.models import Hand, HandEvent, HandPlayer, Seat
+from tables.services import StaleAction
+
+from .conftest import act, running, sit
+
+pytestmark = pytest.mark.django_db
+
+
+def _start(table, deck=None):
+    return services.start_hand_if_due(table_id=table.pk, deck=deck)
+
+
+def _blinds(hand):
+    return [(e.payload["seat"], e.payload["blind"], e.payload["amount"])
+            for e in HandEvent.objects.filter(hand=hand, type="blind_posted")]
+
+
+def test_rule_2_1_first_player_to_sit_is_the_button_and_heads_up_posts_the_small_blind(heads_up, assert_audit_clean):
+    """RULES 2.1 and 2.3: the first to sit is the button; heads-up the button posts the small blind and acts first."""
+    table, alice, bob = heads_up
+    hand = _start(table)
+    assert hand.number == 1 and hand.button == 1
+    assert _blinds(hand) == [(1, "small_blind", 1), (4, "big_blind", 2)]
+    assert hand.turn_seat == 1 and hand.turn_deadline is not None
+    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 4: 198}
+    assert set(Seat.objects.values_list("state", flat=True)) == {Seat.State.PLAYING}
+    assert_audit_clean()
+
+
+def test_no_hand_starts_with_one_player(make_player, make_table):
+    table = make_table()
+    sit(table, make_player(), 1)
+    assert _start(table) is None
+
+
+def test_rule_5_1_a_fold_settles_the_hand_and_the_button_moves(heads_up, assert_audit_clean):
+    """RULES 5.1 and 2.2: everyone else folds, the last player wins; the button moves on."""
+    table, alice, bob = heads_up
+    _start(table)
+    act(table, alice, "fold")
+    hand = Hand.objects.get(number=1)
+    assert hand.state == Hand.State.COMPLETE and hand.ended_at is not None
+    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 4: 201}
+    assert dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "final_stack")) == {1: 199, 4: 201}
+    assert_audit_clean()
+    second = _start(table)
+    assert second.number == 2 and second.button == 4
+    assert_audit_clean()
+
+
+def _frozen(table):
+    hand = running(table)
+    return hand.sequence, HandEvent.objects.filter(hand=hand).count(), list(Seat.objects.values_list("stack", flat=True))
+
+
+def test_acting_out_of_turn_is_refused_and_changes_nothing(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    before = _frozen(table)
+    with pytest.raises(IllegalAction, match="not seat 4's turn"):
+        act(table, bob, "check")
+    assert _frozen(table) == before
+    assert_audit_clean()
+
+
+@pytest.mark.parametrize(
+    "kind, amount, message",
+    [("check", None, "check"), ("raise", 1000, "between"), ("raise", 3, "between"), ("dance", None, "Unknown action"),
+     ("timeout", None, "Only the table's clock")],
+)
+def test_a_wrong_action_or_amount_is_refused_and_changes_nothing(heads_up, assert_audit_clean, kind, amount, message):
+    table, alice, bob = heads_up
+    _start(table)
+    before = _frozen(table)
+    with pytest.raises((IllegalAction, services.TableError), match=message):
+        act(table, alice, kind, amount)
+    assert _frozen(table) == before
+    assert_audit_clean()
+
+
+def test_a_stale_sequence_or_double_submit_is_refused(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    sequence = running(table).sequence
+    act(table, alice, "call", sequence=sequence)
+    before = _frozen(table)
+    with pytest.raises(StaleAction, match="out of date"):
+        act(table, alice, "call", sequence=sequence)  # the same click again
+    with pytest.raises(StaleAction, match="out of date"):
+        act(table, bob, "check", sequence="1")
+    assert _frozen(table) == before
+    assert_audit_clean()
+
+
+def test_a_stranger_cannot_act(heads_up, make_player, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    with pytest.raises(services.TableError, match="no seat"):
+        act(table, make_player(), "fold")
+    assert_audit_clean()
+
+
+def test_rule_3_8_top_up_mid_hand_waits_for_the_hand_to_end(make_player, make_table, assert_audit_clean):
+    """RULES 3.8: no chips are added during a hand; a top-up asked mid-hand lands when it ends."""
+    table, alice, bob = make_table(), make_player(), make_player()
+    sit(table, alice, 1, buy_in=100)
+    sit(table, bob, 4)
+    _start(table)
+    seat = services.top_up(user=alice, table_id=table.pk, amount=50, idempotency_key="mid")
+    assert (seat.stack, seat.pending_top_up) == (99, 50)  # small blind posted, top-up waiting
+    assert cashier.bankroll_balance(alice) == 10_000 - 150
+    assert_audit_clean()
+    act(table, alice, "fold")
+    seat.refresh_from_db()
+    assert (seat.stack, seat.pending_top_up) == (149, 0)
+    assert_audit_clean()
+
+
+def test_leaving_on_your_turn_folds_at_once_and_cashes_out_at_the_end(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    services.leave(user=alice, table_id=table.pk)
+    assert not Seat.objects.filter(player=alice).exists()
+    assert cashier.bankroll_balance(alice) == 10_000 - 200 + 199
+    assert Hand.objects.get().state == Hand.State.COMPLETE
+    assert_audit_clean()
+
+
+def test_leaving_out_of_turn_folds_when_the_turn_comes(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    services.leave(user=bob, table_id=table.pk)
+    assert Seat.objects.get(player=bob).state == Seat.State.LEAVING
+    assert running(table) is not None
+    act(table, alice, "raise", 6)
+    assert not Seat.objects.filter(player=bob).exists()
+    assert cashier.bankroll_balance(bob) == 10_000 - 2
+    assert Seat.objects.get(player=alice).stack == 202
+    assert_audit_clean()
+
+
+def test_sitting_out_mid_hand_applies_when_it_ends(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    services.sit_out(user=bob, table_id=table.pk)
+    assert Seat.objects.get(player=bob).state == Seat.State.PLAYING
+    act(table, alice, "fold")
+    assert Seat.objects.get(player=bob).state == Seat.State.SITTING_OUT
+    assert _start(table) is None
+    services.sit_in(user=bob, table_id=table.pk, post_big_blind_now=True)
+    assert _start(table) is not None
+    assert_audit_clean()
+
+
+def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(heads_up, make_player, assert_audit_clean):
+    """RULES 2.7: a player joining a running game is dealt in when the big blind reaches their seat."""
+    table, alice, bob = heads_up
+    _start(table)
+    carol = make_player("carol")
+    sit(table, carol, 6, post_now=False)
+    act(table, alice, "fold")
+    second = _start(table)
+    assert 6 not in [s["seat"] for s in second.config["seats"]]
+    act(table, bob, "fold")
+    third = _start(table)
+    assert third.config["big_blind_seat"] == 6
+    assert (6, "big_blind", 2) in _blinds(third)
+    assert_audit_clean()
+
+
+def test_closing_a_table_mid_hand_cashes_everyone_out_after_it(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    _start(table)
+    assert services.close_table(table_id=table.pk) is False
+    act(table, alice, "fold")
+    table.refresh_from_db()
+    assert not table.is_active and not Seat.objects.filter(table=table).exists()
+    assert cashier.bankroll_balance(alice) + cashier.bankroll_balance(bob) == 20_000
+    assert _start(table) is None
+    assert_audit_clean()
+
+
+def test_stored_enum_values_never_change():
+    """Stored values are in the database: renaming one would orphan rows."""
+    assert [c.value for c in Seat.State] == ["waiting_bb", "playing", "sitting_out", "leaving"]
+    assert [c.value for c in Hand.State] == ["running", "complete"]
+    from cashier.models import LedgerAccount, LedgerTransaction
+    from tables.models import Table
+
+    assert [c.value for c in Table.Variant] == ["limit", "pot_limit"]
+    assert [c.value for c in LedgerAccount.Kind] == ["house", "bankroll", "table"]
+    assert [c.value for c in LedgerTransaction.Kind] == ["grant", "reload", "buy_in", "top_up", "cash_out", "adjustment"]

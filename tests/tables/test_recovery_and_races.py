@@ -1,0 +1,110 @@
+"""Crash recovery from the event log, and one writer at a time per table (real PostgreSQL)."""
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tables import services
+from tables.models import Hand, HandEvent, Seat
+from tables.services import StaleAction
+from tables.services.hand_log import rebuild
+
+from .conftest import act, running
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CRASHING_WORKER = """
+import os, signal, django
+django.setup()
+from tables import services
+from tables.models import Hand, Seat
+hand = Hand.objects.get(state="running")
+seat = Seat.objects.get(table=hand.table, number=hand.turn_seat)
+services.act(table_id=hand.table_id, user=seat.player, kind="call", amount=None, sequence=hand.sequence)
+os.kill(os.getpid(), signal.SIGKILL)  # die between actions, without any cleanup
+"""
+
+
+def test_a_hand_interrupted_by_a_crash_resumes_from_its_events(heads_up, assert_audit_clean):
+    table, alice, bob = heads_up
+    started = services.start_hand_if_due(table_id=table.pk)
+    db = connection.settings_dict
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
+           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    worker = subprocess.run([sys.executable, "-c", CRASHING_WORKER], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert worker.returncode == -9, worker.stderr
+    hand = running(table)
+    assert hand.sequence == started.sequence + 1 and hand.turn_seat == 4  # the call was committed before the crash
+    engine = rebuild(hand)
+    assert engine.to_act == 4 and engine.stacks == {1: 198, 4: 198}
+    act(table, bob, "check")  # the hand carries on in this process
+    act(table, bob, "bet", 4)
+    act(table, alice, "fold")
+    assert Hand.objects.get(pk=hand.pk).state == Hand.State.COMPLETE
+    assert dict(Seat.objects.values_list("number", "stack")) == {1: 198, 4: 202}
+    assert_audit_clean()
+
+
+def _at_once(calls):
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(index, call):
+        barrier.wait()
+        try:
+            outcomes[index] = call()
+        except Exception as error:  # noqa: BLE001 - the outcome is what the test inspects
+            outcomes[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
+
+
+def test_the_same_action_fired_twice_at_once_applies_once(heads_up, assert_audit_clean):
+    assert connection.vendor == "postgresql"
+    table, alice, bob = heads_up
+    services.start_hand_if_due(table_id=table.pk)
+    sequence = running(table).sequence
+    click = lambda: services.act(table_id=table.pk, user=alice, kind="raise", amount=6, sequence=sequence)  # noqa: E731
+    outcomes = _at_once([click, click])
+    assert sorted(type(o).__name__ for o in outcomes) == ["Hand", "StaleAction"], outcomes
+    hand = running(table)
+    assert hand.sequence == sequence + 1
+    raises = [e for e in HandEvent.objects.filter(hand=hand, type="player_acted") if e.payload["kind"] == "raise"]
+    assert len(raises) == 1
+    assert_audit_clean()
+
+
+def test_a_click_and_a_timeout_at_the_deadline_never_both_apply(heads_up, assert_audit_clean):
+    """RULES 6.2 against a click at the same instant: exactly one of them applies."""
+    table, alice, bob = heads_up
+    for _ in range(5):
+        hand = services.start_hand_if_due(table_id=table.pk)
+        hand.refresh_from_db()
+        sequence, deadline = hand.sequence, hand.turn_deadline
+        actor = alice if hand.turn_seat == 1 else bob
+        outcomes = _at_once([
+            lambda: services.act(table_id=table.pk, user=actor, kind="fold", amount=None, sequence=sequence),
+            lambda: services.expire_turn(table_id=table.pk, sequence=sequence, now=deadline),
+        ])
+        applied = [o for o in outcomes if isinstance(o, Hand)]
+        assert len(applied) == 1, outcomes
+        assert isinstance(outcomes[0], (Hand, StaleAction)) and (outcomes[1] is None or isinstance(outcomes[1], Hand))
+        assert running(table) is None  # a heads-up fold or timeout-fold ends the hand
+        assert_audit_clean()
+        # Bring a timed-out player back and skip the pause (the timeout ran at the future deadline).
+        Seat.objects.filter(table=table).update(state=Seat.State.PLAYING, pending_sit_out=False)
+        type(table).objects.filter(pk=table.pk).update(next_hand_at=None)
