@@ -1,0 +1,72 @@
+"""Who may open a hand, and which of its events they may see.
+
+Players of a hand may open it; staff may open any hand. A player sees their
+own hole cards and the hands shown or turned up (``projection``). Staff see
+every hole card, but only of complete hands: a running hand shows them what
+a player at the table would see of it, never more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from tables.engine.projection import visible_events
+from tables.models import Hand, HandPlayer
+from tables.services.hand_log import logged_events
+
+# A range export is one request: bound the work it may ask for.
+MAX_HANDS_PER_EXPORT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as one viewer may see it.
+
+    ``viewer_seat``: the viewer's seat in the hand, None if they did not play it.
+    ``full_knowledge``: ``events`` hold every hole card (staff, complete hands).
+    """
+
+    hand: Hand
+    events: list[dict]
+    viewer_seat: int | None
+    full_knowledge: bool
+
+    @property
+    def is_complete(self) -> bool:
+        return self.hand.state == Hand.State.COMPLETE
+
+
+def hands_open_to(user) -> QuerySet[Hand]:
+    hands = Hand.objects.select_related("table")
+    return hands if user.is_staff else hands.filter(players__player=user)
+
+
+def open_hand(user, hand_id: int, *, complete_only: bool = False) -> HandRecord:
+    """The hand as ``user`` may see it; Http404 if they may not open it."""
+    hands = hands_open_to(user)
+    if complete_only:
+        hands = hands.filter(state=Hand.State.COMPLETE)
+    hand = get_object_or_404(hands, pk=hand_id)
+    return _record(hand, user)
+
+
+def own_complete_hands(user, first_id: int, last_id: int) -> list[HandRecord]:
+    """The complete hands ``user`` played with ids in [first_id, last_id], oldest first (staff included:
+    a range export is of one's own hands)."""
+    hands = (
+        Hand.objects.select_related("table")
+        .filter(players__player=user, state=Hand.State.COMPLETE, pk__gte=first_id, pk__lte=last_id)
+        .order_by("pk")[:MAX_HANDS_PER_EXPORT]
+    )
+    return [_record(hand, user) for hand in hands]
+
+
+def _record(hand: Hand, user) -> HandRecord:
+    seat = HandPlayer.objects.filter(hand=hand, player=user).values_list("seat", flat=True).first()
+    events = logged_events(hand)
+    if user.is_staff and hand.state == Hand.State.COMPLETE:
+        return HandRecord(hand, events, seat, full_knowledge=True)
+    return HandRecord(hand, visible_events(events, seat), seat, full_knowledge=False)

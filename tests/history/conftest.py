@@ -1,0 +1,181 @@
+"""Hands played through the services with arranged decks, for the history tests."""
+
+import uuid
+from dataclasses import dataclass
+
+import pytest
+
+from tables import services
+from tables.engine.cards import CARD_COUNT, parse_cards
+from tables.models import Hand, Table
+
+
+@pytest.fixture(autouse=True)
+def no_pause_between_hands(settings):
+    settings.HAND_PAUSE_SECONDS = 0
+
+
+def arranged_deck(holes_in_dealing_order: list[str], board: str) -> tuple[int, ...]:
+    """A full deck dealing these hole cards (players clockwise from left of the button,
+    one card at a time, RULES 1.4) and this board (one card burned before each street)."""
+    holes = [parse_cards(hole) for hole in holes_in_dealing_order]
+    dealt = [hole[k] for k in range(4) for hole in holes]
+    flop, turn, river = parse_cards(board)[:3], parse_cards(board)[3:4], parse_cards(board)[4:]
+    named = set(dealt) | set(flop + turn + river)
+    spares = iter(card for card in range(CARD_COUNT) if card not in named)
+    deck = [*dealt, next(spares), *flop, next(spares), *turn, next(spares), *river]
+    return tuple(deck + list(spares))
+
+
+def sit(table, player, seat_number, buy_in):
+    services.take_seat(
+        user=player, table_id=table.pk, seat_number=seat_number, buy_in=buy_in,
+        post_big_blind_now=False, idempotency_key=str(uuid.uuid4()),
+    )
+
+
+def act(table, player, kind, amount=None):
+    hand = Hand.objects.get(table=table, state=Hand.State.RUNNING)
+    services.act(table_id=table.pk, user=player, kind=kind, amount=amount, sequence=hand.sequence)
+
+
+def start(table, deck=None) -> Hand:
+    hand = services.start_hand_if_due(table_id=table.pk, deck=deck)
+    assert hand is not None
+    return hand
+
+
+@dataclass
+class Played:
+    table: Table
+    hand: Hand
+    players: dict  # name -> user
+
+
+# Three-handed Pot Limit 1/2: alice (seat 1) sat first and has the button, bob posts the
+# small blind, carol the big blind. Dealing starts with bob.
+ALICE_CARDS = "Ah Ad Kc Qd"
+BOB_CARDS = "Jh Js 5c 4d"
+CAROL_CARDS = "9c 9d 8h 2s"
+SHOWDOWN_BOARD = "Ac 2h 3d Ks Tc"
+
+
+@pytest.fixture
+def seat_three(make_player, make_table):
+    """alice, bob and carol seated at a Pot Limit 1/2 table with 200 each; no hand yet."""
+    table = make_table()
+    players = {name: make_player(name) for name in ("alice", "bob", "carol")}
+    for number, name in enumerate(players, start=1):
+        sit(table, players[name], number, 200)
+    return table, players
+
+
+def play_to_showdown(table, players) -> Hand:
+    """alice raises, bob folds, carol calls down; alice shows trip aces, carol mucks.
+    Pot 73 to alice: alice 237, bob 199, carol 164."""
+    alice, bob, carol = players["alice"], players["bob"], players["carol"]
+    hand = start(table, arranged_deck([BOB_CARDS, CAROL_CARDS, ALICE_CARDS], SHOWDOWN_BOARD))
+    act(table, alice, "raise", 6)
+    act(table, bob, "fold")
+    act(table, carol, "call")
+    act(table, carol, "check")  # flop
+    act(table, alice, "bet", 10)
+    act(table, carol, "call")
+    act(table, carol, "check")  # turn
+    act(table, alice, "check")
+    act(table, carol, "check")  # river
+    act(table, alice, "bet", 20)
+    act(table, carol, "call")
+    hand.refresh_from_db()
+    return hand
+
+
+def fold_to_the_big_blind(table, players) -> Hand:
+    """The second hand: the button moves to bob, carol posts the small blind, alice the big blind;
+    bob and carol fold, alice (dealt the four sevens) wins carol's small blind."""
+    hand = start(table, arranged_deck(["6c 6d 6h 6s", "7c 7d 7h 7s", "3c 3h 3s 4c"], "Kd Kh Qc Qh Qs"))
+    act(table, players["bob"], "fold")
+    act(table, players["carol"], "fold")
+    hand.refresh_from_db()
+    return hand
+
+
+@pytest.fixture
+def showdown_hand(seat_three) -> Played:
+    table, players = seat_three
+    return Played(table, play_to_showdown(table, players), players)
+
+
+@pytest.fixture
+def running_hand(seat_three) -> Played:
+    """The same deal, stopped on the flop with alice to act."""
+    table, players = seat_three
+    hand = start(table, arranged_deck([BOB_CARDS, CAROL_CARDS, ALICE_CARDS], SHOWDOWN_BOARD))
+    act(table, players["alice"], "raise", 6)
+    act(table, players["bob"], "fold")
+    act(table, players["carol"], "call")
+    act(table, players["carol"], "check")
+    hand.refresh_from_db()
+    return Played(table, hand, players)
+
+
+@pytest.fixture
+def all_in_hand(make_player, make_table) -> Played:
+    """Heads-up: dan (seat 1: button and small blind, 150 chips) and erin (seat 4, 200) get all-in
+    on the turn; erin's uncalled 8 comes back, the hands are turned up before the river and erin's
+    set of deuces beats dan's ace high. Pot 300 to erin: dan 0, erin 350."""
+    table = make_table()
+    dan, erin = make_player("dan"), make_player("erin")
+    sit(table, dan, 1, 150)
+    sit(table, erin, 4, 200)
+    # Dealing starts left of the button: erin first.
+    hand = start(table, arranged_deck(["2c 2d 7s 8s", "Ah Kh Qh Jh"], "2s 9h Tc 4d 5c"))
+    act(table, dan, "call")
+    act(table, erin, "check")
+    act(table, erin, "bet", 4)  # flop
+    act(table, dan, "raise", 16)
+    act(table, erin, "raise", 52)
+    act(table, dan, "call")
+    act(table, erin, "bet", 104)  # turn
+    act(table, dan, "call")  # all-in for 96
+    hand.refresh_from_db()
+    return Played(table, hand, {"dan": dan, "erin": erin})
+
+
+@pytest.fixture
+def extra_big_blind_hand(make_player, make_table) -> Played:
+    """RULES 2.7: dave sits down between hands and posts a big blind to come in at once.
+
+    Seats 1 alice, 3 bob, 5 carol play a first hand (alice's button; alice and bob fold). In the
+    second, bob has the button, carol the small blind, alice the big blind, and dave (seat 2,
+    left of the big blind) posts an extra big blind and acts first. Everyone limps; dave's
+    straight takes the pot of 24 on the flop bet he makes and carol calls to the river."""
+    table = make_table()
+    alice, bob, carol, dave = (make_player(name) for name in ("alice", "bob", "carol", "dave"))
+    for player, number in ((alice, 1), (bob, 3), (carol, 5)):
+        sit(table, player, number, 200)
+    start(table)
+    act(table, alice, "fold")
+    act(table, bob, "fold")
+    services.take_seat(
+        user=dave, table_id=table.pk, seat_number=2, buy_in=200,
+        post_big_blind_now=True, idempotency_key=str(uuid.uuid4()),
+    )
+    # Dealing starts left of the button (bob, seat 3): carol, alice, dave, bob.
+    hand = start(table, arranged_deck(
+        ["As Ah 4c 5d", "Kc Kh 6c 8d", "Qc Qh Tc 8c", "4h 4s 6h 6s"], "2c 7d 9h Js 3s"
+    ))
+    act(table, dave, "check")
+    act(table, bob, "call")
+    act(table, carol, "call")
+    act(table, alice, "check")
+    act(table, carol, "check")  # flop
+    act(table, alice, "check")
+    act(table, dave, "bet", 8)
+    act(table, bob, "fold")
+    act(table, carol, "call")
+    act(table, alice, "fold")
+    for player in (carol, dave, carol, dave):  # turn, river
+        act(table, player, "check")
+    hand.refresh_from_db()
+    return Played(table, hand, {"alice": alice, "bob": bob, "carol": carol, "dave": dave})
