@@ -1,3 +1,10 @@
 """Websocket routes (served through AllowedHostsOriginValidator and AuthMiddlewareStack in config.asgi)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import LobbyConsumer, TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,0 +1,142 @@
+"""The lobby and table websockets.
+
+Every consumer of a table joins one group, ``notify.table_group``; a change
+there carries only the table's new version. Each consumer then re-reads the
+table and renders it for its own viewer, so private parts (hole cards,
+action controls) are never broadcast: they exist only in the frames sent to
+the one socket whose user may see them. Only the fragments that changed
+since the last send go down, so a half-typed amount survives unrelated
+updates.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import services
+from tables.models import Table
+from tables.notify import LOBBY_GROUP, table_group
+from tables.services import presence
+
+from .forms import PLAY_ACTIONS, FrameError, parse_frame
+from .presentation.fragments import error_fragment, lobby_row_fragment, lobby_rows_fragment, table_fragments
+from .presentation.lobby import lobby_row, lobby_rows
+from .presentation.table_view import build_table_view
+
+# Commands that move chips and so carry the seat forms' one-time request id.
+KEYED_COMMANDS = ("sit", "top_up")
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        rows = await database_sync_to_async(lobby_rows)()
+        self.listed = {row.table.pk for row in rows}
+        await self.send(text_data=lobby_rows_fragment(rows))
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, event):
+        table_id = event["table_id"]
+        row = await database_sync_to_async(lobby_row)(table_id)
+        if row is not None and table_id in self.listed:
+            await self.send(text_data=lobby_row_fragment(row))
+            return
+        # A table opened or closed: the list itself changes.
+        rows = await database_sync_to_async(lobby_rows)()
+        self.listed = {row.table.pk for row in rows}
+        await self.send(text_data=lobby_rows_fragment(rows))
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.user = self.scope["user"]
+        self.request_id = str(uuid.uuid4())  # the seat forms' one-time key; renewed once used
+        self.sent: dict[str, str] = {}
+        self.sent_version = -1
+        self.showing_error = False
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_active=True).exists)():
+            await self.close()
+            return
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
+        await self.push_changes()  # the snapshot: a reconnect or a second tab catches up here
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            command, data = parse_frame(text_data)
+            if not self.user.is_authenticated:
+                raise FrameError("Log in to play.")
+            await database_sync_to_async(self.perform)(command, data)
+        except (FrameError, *services.REFUSALS) as refusal:
+            self.showing_error = True
+            await self.send(text_data=error_fragment(str(refusal)))
+            return
+        if command in KEYED_COMMANDS:
+            self.request_id = str(uuid.uuid4())  # used: the re-rendered form gets a fresh one
+        if self.showing_error:
+            self.showing_error = False
+            await self.send(text_data=error_fragment())
+        await self.push_changes()
+
+    def perform(self, command: str, data: dict) -> None:
+        """Call the one service the command names (in a worker thread: it writes the database)."""
+        user, table_id = self.user, self.table_id
+        if command in PLAY_ACTIONS:
+            services.act(table_id=table_id, user=user, kind=command, amount=data["amount"], sequence=data["sequence"])
+        elif command == "sit":
+            services.take_seat(
+                user=user,
+                table_id=table_id,
+                seat_number=data["seat_number"],
+                buy_in=data["buy_in"],
+                post_big_blind_now=data["big_blind"] == "now",
+                idempotency_key=self.idempotency_key("buy-in", data),
+            )
+        elif command == "top_up":
+            key = self.idempotency_key("top-up", data)
+            services.top_up(user=user, table_id=table_id, amount=data["amount"], idempotency_key=key)
+        elif command == "sit_in":
+            services.sit_in(user=user, table_id=table_id, post_big_blind_now=data["big_blind"] == "now")
+        elif command == "sit_out":
+            services.sit_out(user=user, table_id=table_id)
+        elif command == "leave":
+            services.leave(user=user, table_id=table_id)
+
+    def idempotency_key(self, purpose: str, data: dict) -> str:
+        # A repeated frame (double click, a resend queued while offline) carries the same
+        # request id, so the chips move once. The user id keeps players' keys apart.
+        return f"{purpose}:{self.user.pk}:{data['request_id']}"
+
+    async def table_changed(self, event):
+        if event["version"] > self.sent_version:
+            await self.push_changes()
+
+    async def push_changes(self):
+        rendered = await database_sync_to_async(self.render)()
+        if rendered is None:  # the table is gone
+            await self.close()
+            return
+        version, fragments = rendered
+        changed = [html for element_id, html in fragments.items() if self.sent.get(element_id) != html]
+        self.sent.update(fragments)
+        self.sent_version = max(self.sent_version, version)
+        if changed:
+            await self.send(text_data="".join(changed))
+
+    def render(self) -> tuple[int, dict[str, str]] | None:
+        view = build_table_view(self.table_id, self.user)
+        if view is None:
+            return None
+        return view.table.version, table_fragments(view, self.request_id)

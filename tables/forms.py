@@ -1,0 +1,86 @@
+"""Frames a table page sends over its websocket, checked before any service sees them.
+
+The htmx websocket extension sends a form's fields as a JSON object of
+strings (plus a ``HEADERS`` object). ``parse_frame`` turns one frame into
+``(command, cleaned data)`` or raises ``FrameError`` with a message for the
+player: anything malformed stops here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+
+from accounts.forms import IdempotentForm
+
+# Bounds far above any real stack or hand, so a huge number is a bad frame, not a database error.
+MAX_CHIPS = 10**12
+MAX_SEQUENCE = 10**9
+MAX_FRAME_CHARS = 4096
+
+PLAY_ACTIONS = ("fold", "check", "call", "bet", "raise")
+BIG_BLIND_CHOICES = [("wait", "Wait for the big blind"), ("now", "Post a big blind now and play the next hand")]
+
+
+class FrameError(ValueError):
+    """A frame that is not a valid command; the message is shown to the player."""
+
+
+class ActionForm(forms.Form):
+    """fold / check / call / bet / raise, against the hand's current ``sequence``."""
+
+    amount = forms.IntegerField(required=False, min_value=1, max_value=MAX_CHIPS)
+    sequence = forms.IntegerField(min_value=0, max_value=MAX_SEQUENCE)
+
+
+class TakeSeatForm(IdempotentForm):
+    seat_number = forms.IntegerField(min_value=1, max_value=10)
+    buy_in = forms.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    big_blind = forms.ChoiceField(choices=BIG_BLIND_CHOICES)  # RULES 2.7
+
+
+class SitInForm(forms.Form):
+    big_blind = forms.ChoiceField(choices=BIG_BLIND_CHOICES)  # RULES 2.7
+
+
+class TopUpForm(IdempotentForm):
+    amount = forms.IntegerField(min_value=1, max_value=MAX_CHIPS)
+
+
+class NoFieldsForm(forms.Form):
+    pass
+
+
+FRAME_FORMS: dict[str, type[forms.Form]] = {
+    **dict.fromkeys(PLAY_ACTIONS, ActionForm),
+    "sit": TakeSeatForm,
+    "sit_in": SitInForm,
+    "sit_out": NoFieldsForm,
+    "top_up": TopUpForm,
+    "leave": NoFieldsForm,
+}
+
+
+def parse_frame(text: object) -> tuple[str, dict]:
+    """``(command, cleaned data)`` for one websocket text frame, or ``FrameError``."""
+    if not isinstance(text, str) or len(text) > MAX_FRAME_CHARS:
+        raise FrameError("That message could not be read.")
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        raise FrameError("That message could not be read.") from None
+    if not isinstance(frame, dict):
+        raise FrameError("That message could not be read.")
+    command = frame.get("action")
+    if not isinstance(command, str) or command not in FRAME_FORMS:
+        raise FrameError("Unknown action.")
+    # Form fields expect strings (what htmx sends); JSON numbers are accepted too, other types are not.
+    if any(isinstance(value, (dict, list, bool)) for key, value in frame.items() if key != "HEADERS"):
+        raise FrameError("That message could not be read.")
+    form = FRAME_FORMS[command](frame)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        label = field.replace("_", " ")
+        raise FrameError(f"Check the {label}: {errors[0]}" if field != "__all__" else errors[0])
+    return command, form.cleaned_data

@@ -1,0 +1,251 @@
+"""Real browsers against a real daphne: sign up, sit down, play hands, watch as a spectator.
+
+Hands are dealt from the test process with a chosen deck
+(``start_hand_if_due(deck=...)``), the test-only path the ticker never takes.
+"""
+
+import pytest
+
+from tables import services
+
+from .conftest import SCREENSHOTS, SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from, in_thread
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "a-Strong-pass-4821"
+# The socket is open once htmx says so: actions sent earlier would only be queued.
+MARK_SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; });"
+
+
+@pytest.fixture
+def open_tab(chromium, live_server_url):
+    """A new browser context (its own cookies: one person) with one page on the live server."""
+    contexts = []
+
+    def open_one(viewport=DESKTOP):
+        context = chromium.new_context(viewport=viewport, base_url=live_server_url)
+        context.set_default_timeout(8000)
+        contexts.append(context)
+        page = context.new_page()
+        page.add_init_script(MARK_SOCKET_OPEN)
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+
+
+def sign_up(page, username):
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def open_table(page, table):
+    page.goto("/")
+    page.get_by_role("link", name=f"Join {table.name}").click()
+    page.wait_for_function("window.socketOpen === true")
+
+
+def take_seat(page, seat_number, buy_in):
+    page.select_option("#sit-form select[name=seat_number]", str(seat_number))
+    page.fill("#sit-form input[name=buy_in]", str(buy_in))
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in} chips")
+
+
+def act(page, kind):
+    """Click an action button and wait until this page has moved past that turn."""
+    sequence = page.get_attribute("#controls", "data-sequence")
+    page.click(f'#controls button[data-act="{kind}"]')
+    page.wait_for_selector(f'#controls:not([data-sequence="{sequence}"])', state="attached")
+
+
+def act_when_ready(page, kind):
+    page.wait_for_selector(f'#controls button[data-act="{kind}"]')
+    act(page, kind)
+
+
+def hole_cards_on(page) -> set[str]:
+    """Every face-up card the page shows at a seat or in the viewer's own hand."""
+    return set(cards_on(page, "#felt .seat [data-card], #controls [data-card]"))
+
+
+def cards_on(page, selector) -> list[str]:
+    return page.eval_on_selector_all(selector, "cards => cards.map(card => card.dataset.card)")
+
+
+def screenshot(page, name):
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_pot_limit_hand_to_showdown_with_a_spectator(open_tab, make_table):
+    table = make_table(name="Browser Pot Limit")  # Pot Limit 1/2, buy-in 40-200
+    alice = open_tab()
+    bob = open_tab(PHONE)
+    spectator = open_tab()
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+    for page in (alice, bob, spectator):
+        open_table(page, table)
+    take_seat(alice, 1, 200)
+    take_seat(bob, 2, 200)
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+
+    # Pre-flop: alice (button, small blind) raises the pot, bob calls.
+    alice.wait_for_selector('#controls button[data-act="raise"]')
+    # RULES 6.1: 10 seconds to act, then a 20-second countdown: not shown yet.
+    assert alice.locator("#felt .seat.to-act .countdown").is_hidden()
+    presets = alice.locator("#controls .preset").all_inner_texts()
+    # Raise to 4 at least, 6 at most; half the pot after the call is 2 more, to 4: the minimum.
+    assert [text.split()[0] for text in presets] == ["Min", "Pot"]
+    alice.click("#controls .preset >> text=Pot")
+    assert alice.input_value("#controls input[name=amount]") == "6"
+    screenshot(alice, "table-desktop-your-turn")
+    act(alice, "raise")
+    bob.wait_for_selector("#controls >> text=Call 4")
+    screenshot(bob, "table-phone-your-turn")
+    act(bob, "call")
+
+    # After the flop bob, left of the button, acts first; all checked through.
+    bob.wait_for_selector('#controls button[data-act="check"]')
+    assert hole_cards_on(spectator) == set()  # a spectator never sees a hole card mid-hand
+    screenshot(spectator, "table-desktop-spectator")
+    act(bob, "check")
+    act_when_ready(alice, "check")
+    # Turn: alice ticks "Check/Fold" while bob thinks; her check goes out when the turn reaches her.
+    check_fold = '#pre-actions [data-pre-action="check-fold"]'
+    alice.check(check_fold)
+    act_when_ready(bob, "check")
+    bob.wait_for_selector('#controls button[data-act="check"]')  # the river: alice has checked
+    assert bob.inner_text("#hand-log").count("alice checks") == 2  # on the flop, and now on the turn
+    assert not alice.is_checked(check_fold)  # used once
+    assert hole_cards_on(spectator) == set()
+    act(bob, "check")
+    act_when_ready(alice, "check")
+
+    # Showdown: both hands shown, alice's kings full wins; the five winning cards are highlighted.
+    spectator.wait_for_selector("#felt .seat.winner")
+    assert hole_cards_on(spectator) == set(SEAT_1_CARDS + SEAT_2_CARDS)
+    assert set(cards_on(spectator, "#felt .card.winning")) == {"Kd", "Kh", "Ks", "7h", "7d"}
+    assert spectator.get_by_role("img", name="King of diamonds, winning card").first.is_visible()
+    assert "alice wins the pot (12)" in spectator.inner_text("#hand-log")
+    screenshot(alice, "table-desktop-showdown")
+    screenshot(bob, "table-phone-showdown")
+    screenshot(spectator, "table-desktop-showdown-spectator")
+
+    # The four-colour deck: diamonds blue, clubs green; remembered by the browser.
+    spectator.check("#four-colour-deck")
+    diamond_colour = "el => getComputedStyle(el).color"
+    assert spectator.eval_on_selector('#felt [data-card="Kd"]', diamond_colour) == "rgb(21, 101, 192)"
+    assert spectator.eval_on_selector('#felt [data-card="Ac"]', diamond_colour) == "rgb(46, 125, 50)"
+    spectator.reload()
+    spectator.wait_for_function("window.socketOpen === true")
+    assert spectator.is_checked("#four-colour-deck")
+    screenshot(spectator, "table-desktop-four-colour")
+
+
+def test_limit_amounts_are_fixed_and_raising_stops_at_the_cap(open_tab, make_table):
+    """RULES 3.5: bets and raises of one small bet before the turn, one big bet after; four bets cap a round."""
+    # No quiet time before the countdown, so it shows at once (RULES 6.1: both are table settings).
+    table = make_table(
+        name="Browser Limit", variant="limit", stake_small=10, stake_big=20, min_buy_in=200, max_buy_in=1000,
+        action_seconds=0,
+    )
+    alice, bob = open_tab(), open_tab(PHONE)
+    sign_up(alice, "lim_alice")
+    sign_up(bob, "lim_bob")
+    for page in (alice, bob):
+        open_table(page, table)
+    take_seat(alice, 1, 1000)
+    take_seat(bob, 2, 1000)
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+
+    # The big blind (10) is the first bet; alice raises to 20, bob to 30, alice caps it at 40.
+    for page, raise_to in [(alice, 20), (bob, 30), (alice, 40)]:
+        page.wait_for_selector('#controls button[data-act="raise"]')
+        assert page.inner_text('#controls button[data-act="raise"]') == f"Raise to {raise_to}"
+        assert page.locator("#controls input[name=amount][type=number]").count() == 0  # no amount to choose
+        act(page, "raise")
+    bob.wait_for_selector("#controls >> text=Call 10")
+    assert bob.locator('#controls button[data-act="raise"]').count() == 0  # capped: call or fold only
+    countdown = bob.locator("#felt .seat.to-act .countdown")
+    assert countdown.is_visible() and 15 <= int(countdown.locator(".countdown-seconds").inner_text()) <= 20
+    screenshot(bob, "limit-phone-capped")
+    act(bob, "call")
+
+    # Flop: the small bet (10); turn: the big bet (20).
+    bob.wait_for_selector('#controls button[data-act="bet"]')
+    assert bob.inner_text('#controls button[data-act="bet"]') == "Bet 10"
+    act(bob, "check")
+    act_when_ready(alice, "check")
+    bob.wait_for_selector('#controls button[data-act="bet"]')
+    assert bob.inner_text('#controls button[data-act="bet"]') == "Bet 20"
+    screenshot(alice, "limit-desktop-turn")
+
+
+def test_the_lobby_updates_seats_and_average_pot_live(open_tab, make_table, make_player):
+    table = make_table(name="Lobby Live")  # Pot Limit 1/2
+    make_table(name="Limit 10/20", variant="limit", stake_small=10, stake_big=20, min_buy_in=200, max_buy_in=1000)
+    alice, bob = make_player("lobby_alice"), make_player("lobby_bob")
+    desktop, phone = open_tab(), open_tab(PHONE)
+    for page in (desktop, phone):
+        page.goto("/")
+        page.wait_for_function("window.socketOpen === true")
+    row = f"#lobby-table-{table.pk}"
+    assert desktop.inner_text(f"{row} .lobby-seats") == "0/6"
+    assert desktop.inner_text(f"{row} .lobby-pot") == "–"
+
+    for player, seat in [(alice, 1), (bob, 2)]:
+        in_thread(services.take_seat, user=player, table_id=table.pk, seat_number=seat, buy_in=200,
+                  post_big_blind_now=False, idempotency_key=f"lobby-{seat}")  # fmt: skip
+    desktop.wait_for_selector(f"{row} .lobby-seats >> text=2/6")
+    # One hand: alice raises to 6, bob folds; 4 is returned uncalled, 4 is awarded.
+    hand = in_thread(services.start_hand_if_due, table_id=table.pk)
+    in_thread(services.act, table_id=table.pk, user=alice, kind="raise", amount=6, sequence=hand.sequence)
+    hand.refresh_from_db()
+    in_thread(services.act, table_id=table.pk, user=bob, kind="fold", amount=None, sequence=hand.sequence)
+    desktop.wait_for_selector(f"{row} .lobby-pot >> text=4")
+    phone.wait_for_selector(f"{row} .lobby-pot >> text=4")
+    screenshot(desktop, "lobby-desktop")
+    screenshot(phone, "lobby-phone")
+
+
+@pytest.mark.parametrize("viewport, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, viewport, name):
+    table = make_table(name=f"Full ring {name}", variant="limit", stake_small=2, stake_big=4, seat_count=10,
+                       min_buy_in=40, max_buy_in=400)  # fmt: skip
+    players = [make_player(f"ring{name[0]}{number}player") for number in range(1, 11)]
+    for number, player in enumerate(players, start=1):
+        in_thread(services.take_seat, user=player, table_id=table.pk, seat_number=number, buy_in=400,
+                  post_big_blind_now=False, idempotency_key=f"ring-{name}-{number}")  # fmt: skip
+    in_thread(services.start_hand_if_due, table_id=table.pk)
+    page = open_tab(viewport)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", players[0].username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/")
+    page.goto(f"/tables/{table.pk}/")  # full: the lobby offers "Watch"
+    page.wait_for_function("window.socketOpen === true")
+    page.wait_for_selector("#controls .my-cards")
+
+    screenshot(page, f"ten-seats-{name}")
+    boxes = [page.locator("#felt .seat").nth(k).bounding_box() for k in range(10)]
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    for k, first in enumerate(boxes):
+        for second in boxes[k + 1 :]:
+            assert apart(first, second), (first, second)
+
+
+def apart(first: dict, second: dict) -> bool:
+    """Two boxes that do not overlap: one is wholly left of, or wholly above, the other."""
+    left, right = sorted((first, second), key=lambda box: box["x"])
+    top, bottom = sorted((first, second), key=lambda box: box["y"])
+    return left["x"] + left["width"] <= right["x"] or top["y"] + top["height"] <= bottom["y"]

@@ -1,0 +1,106 @@
+"""No hole card reaches anyone else before it is shown: every frame of whole hands, three clients.
+
+Cards are looked for in every form a frame could carry them: the engine's
+text ("Kd"), what the page prints ("K♦") and what a screen reader says
+("King of diamonds").
+"""
+
+import asyncio
+import re
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from tables.presentation.cards import card_view
+
+from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, current_sequence, db, start_hand, table_viewer, visible_text
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def leaks(frames: list[str], cards: list[str]) -> list[str]:
+    """Every trace of ``cards`` found in ``frames``."""
+    found = []
+    for frame in frames:
+        text = visible_text(frame)
+        for card in cards:
+            view = card_view(card)
+            if re.search(rf"\b{card}\b", frame):
+                found.append(card)
+            if view.name in frame:
+                found.append(view.name)
+            if f"{view.rank}{view.symbol}" in text:
+                found.append(f"{view.rank}{view.symbol}")
+    return found
+
+
+async def play(table, everyone, tab, action, amount=None):
+    """``tab`` sends one action frame; then every client takes what the change brought."""
+    fields = {"action": action, "sequence": str(await current_sequence(table))}
+    if amount is not None:
+        fields["amount"] = str(amount)
+    await tab.send(**fields)
+    await asyncio.gather(*(client.drain() for client in everyone))
+
+
+def test_through_a_showdown_hole_cards_reach_only_their_owner_until_shown(heads_up, make_player, channel_layer):
+    table, alice, bob = heads_up
+    carol = make_player("carol")  # logged in, watching without a seat
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        bob_tab = await table_viewer(table, bob).connect()
+        spectator = await table_viewer(table).connect()
+        watcher = await table_viewer(table, carol).connect()
+        everyone = (alice_tab, bob_tab, spectator, watcher)
+        await _start(table, everyone)
+        # Pre-flop alice (button, small blind) raises, bob calls; flop bet and call; turn and river checked.
+        for tab, action, amount in [
+            (alice_tab, "raise", 6), (bob_tab, "call", None),
+            (bob_tab, "check", None), (alice_tab, "bet", 4), (bob_tab, "call", None),
+            (bob_tab, "check", None), (alice_tab, "check", None),
+            (bob_tab, "check", None),
+        ]:  # fmt: skip
+            await play(table, everyone, tab, action, amount)
+        before_showdown = {client: len(client.frames) for client in everyone}
+        await play(table, everyone, alice_tab, "check")  # the last action: both hands are shown
+
+        assert leaks(alice_tab.frames, SEAT_1_CARDS)  # the check can see cards at all
+        for client, mine, theirs in [(alice_tab, SEAT_1_CARDS, SEAT_2_CARDS), (bob_tab, SEAT_2_CARDS, SEAT_1_CARDS)]:
+            assert leaks(client.frames[before_showdown[client] :], theirs)  # shown at showdown...
+            assert leaks(client.frames[: before_showdown[client]], theirs) == []  # ...and not before
+        for onlooker in (spectator, watcher):
+            assert leaks(onlooker.frames[: before_showdown[onlooker]], SEAT_1_CARDS + SEAT_2_CARDS) == []
+        showdown = "".join(spectator.frames[before_showdown[spectator] :])
+        assert "Full house" in showdown and "winning card" in showdown
+        for client in everyone:
+            await client.close()
+
+    async_to_sync(scenario)()
+
+
+def test_a_hand_won_without_showdown_never_shows_a_card(heads_up, channel_layer):
+    table, alice, bob = heads_up
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        bob_tab = await table_viewer(table, bob).connect()
+        spectator = await table_viewer(table).connect()
+        everyone = (alice_tab, bob_tab, spectator)
+        await _start(table, everyone)
+        await play(table, everyone, alice_tab, "raise", 6)
+        await play(table, everyone, bob_tab, "fold")
+        assert "wins the pot" in visible_text(spectator.frames[-1])
+        assert leaks(bob_tab.frames, SEAT_1_CARDS) == []
+        assert leaks(alice_tab.frames, SEAT_2_CARDS) == []
+        assert leaks(spectator.frames, SEAT_1_CARDS + SEAT_2_CARDS) == []
+        assert leaks(bob_tab.frames, SEAT_2_CARDS)  # bob saw his own
+        for client in everyone:
+            await client.close()
+
+    async_to_sync(scenario)()
+
+
+async def _start(table, everyone):
+    await db(start_hand, table)
+    await asyncio.gather(*(client.drain() for client in everyone))
