@@ -11,7 +11,6 @@ action, never the increment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -46,17 +45,25 @@ class ActionKind(str, Enum):
 ACTION_NAMES = {kind: kind.value for kind in ActionKind}
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One player action. ``amount`` is the "raise to" total, for BET and RAISE only."""
-
+class _ActionFields(NamedTuple):
     seat: int
     kind: ActionKind
-    amount: int | None = None
+    amount: int | None
 
-    def __post_init__(self) -> None:
-        if type(self.kind) is not ActionKind:  # accept "fold" etc.; skip the cost otherwise
-            object.__setattr__(self, "kind", ActionKind(self.kind))
+
+class Action(_ActionFields):
+    """One player action. ``amount`` is the "raise to" total, for BET and RAISE only.
+
+    ``kind`` may be given as its text ("fold"). An immutable tuple: one is
+    built for every click, so it is kept as cheap as Python allows.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, seat: int, kind: ActionKind | str, amount: int | None = None) -> Action:
+        if type(kind) is not ActionKind:
+            kind = ActionKind(kind)
+        return tuple.__new__(cls, (seat, kind, amount))
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "amount": self.amount}
@@ -88,15 +95,7 @@ class LegalActions(NamedTuple):
     max_to: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "can_fold": self.can_fold,
-            "can_check": self.can_check,
-            "call_amount": self.call_amount,
-            "bet_kind": self.bet_kind,
-            "min_to": self.min_to,
-            "max_to": self.max_to,
-        }
+        return self._asdict()
 
 
 class LimitRound:

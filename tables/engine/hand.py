@@ -151,7 +151,9 @@ class Hand(HandFlow):
             raise IllegalAction("The hand has not started yet")
         if self._over:
             raise IllegalAction("The hand is over")
-        legal = self.legal_actions()
+        legal = (
+            self._legal if self._legal_version == len(self._events) else self.legal_actions()
+        )
         assert legal is not None  # a started hand that is not over always has someone to act
         if action.seat != legal.seat:
             raise IllegalAction(f"It is not seat {action.seat}'s turn")

@@ -12,12 +12,17 @@ seat is PokerKit's index + 1 with the blinds and button placed to match.
 Where our rules differ from PokerKit's, the test says so and checks ours:
 - Limit pre-flop cap: RULES 3.5 counts the big blind as the first bet, so
   the cap comes after three raises; PokerKit allows a fourth raise.
-- Odd chips (RULES 5.5): we give them one at a time clockwise from the first
-  tied winner left of the button; PokerKit gives all to the first winner.
-  Final stacks are compared after moving PokerKit's odd chips our way.
+- Odd chips (RULES 5.5): we split each pot on its own, odd chips one at a
+  time clockwise from the first tied winner left of the button; PokerKit
+  merges pots left with the same players and gives all odd chips to the
+  first winner. Final stacks are compared after paying our pots PokerKit's
+  way (``expected_their_stacks``).
 - Short all-ins (RULES 3.7): a player who already acted faces only all-ins
   for less than a full bet or raise: we do not reopen the betting for them,
   PokerKit does when nobody made a full bet or raise yet in the round.
+- Limit all-ins for less: we apply the half-bet rule (an all-in of half a
+  bet or more is a full raise, RULES 3.7), PokerKit the full-bet rule; the
+  Limit comparison uses stacks deep enough that nobody goes all-in.
 - A short big blind: we make everyone call the full big blind (Robert's
   Rules), PokerKit the amount posted; stacks here always cover the blinds.
 - PokerKit will not let a player fold when they could check (tournament
@@ -268,8 +273,8 @@ def pot_limit_tables(draw):
 
 @st.composite
 def deep_limit_tables(draw):
-    """Stacks deeper than four capped rounds, so nobody goes all-in (short all-ins are
-    ruled differently: we let the next player complete the bet, Robert's Rules)."""
+    """Stacks deeper than four capped rounds, so nobody goes all-in (see the
+    module docstring: Limit all-ins for less are ruled differently)."""
     count = draw(st.integers(2, 6))
     big_blind = draw(st.integers(2, 10))
     stack = st.integers(60 * big_blind, 100 * big_blind)

@@ -4,9 +4,12 @@ Hands are dealt from the test process with a chosen deck
 (``start_hand_if_due(deck=...)``), the test-only path the ticker never takes.
 """
 
+import time
+
 import pytest
 
 from tables import services
+from tables.models import HandEvent
 
 from .conftest import SCREENSHOTS, SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from, in_thread
 
@@ -249,3 +252,30 @@ def apart(first: dict, second: dict) -> bool:
     left, right = sorted((first, second), key=lambda box: box["x"])
     top, bottom = sorted((first, second), key=lambda box: box["y"])
     return left["x"] + left["width"] <= right["x"] or top["y"] + top["height"] <= bottom["y"]
+
+
+def test_rule_6_2_the_other_player_sees_the_countdown_and_then_the_timeout(open_tab, make_table):
+    """RULES 6.1 and 6.2 in a real browser: one player stops acting; the other sees the countdown
+    run and then the timeout. The test runs the table clock itself (`services.run_clock`, what
+    beat calls every second)."""
+    table = make_table(name="Clock PL", action_seconds=1, countdown_seconds=4)
+    ann, ben = open_tab(), open_tab()
+    for page, name, seat in ((ann, "ann", 1), (ben, "ben", 2)):
+        sign_up(page, name)
+        open_table(page, table)
+        take_seat(page, seat, 100)
+    in_thread(services.start_hand_if_due, table_id=table.pk)
+    # Heads-up the button (ann, seat 1, first to sit) acts first; she never does.
+    clock = ben.locator("#felt .countdown:not(.waiting)")
+    clock.wait_for(state="visible")
+    shown = int(clock.locator(".countdown-seconds").inner_text())
+    assert 1 <= shown <= 4  # only the last countdown_seconds are shown (RULES 6.1)
+    screenshot(ben, "table-desktop-countdown")
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and not HandEvent.objects.filter(hand__table=table, type="timed_out").exists():
+        in_thread(services.run_clock)
+        time.sleep(0.25)
+    ben.wait_for_selector("#hand-log >> text=ann ran out of time")
+    # ann had the small blind in the pot: a protected all-in, not a fold (RULES 6.2).
+    assert "all-in" in ben.locator("#hand-log").inner_text()
+    screenshot(ben, "table-desktop-after-timeout")
