@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
 
 from . import services
+from .engine.events import HOLE_CARDS_DEALT
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
 
 
@@ -62,8 +63,15 @@ class HandPlayerInline(ReadOnlyInline):
 
 class HandEventInline(ReadOnlyInline):
     model = HandEvent
-    fields = ("sequence", "type", "payload", "created_at")
+    fields = ("sequence", "type", "event", "created_at")
     readonly_fields = fields
+
+    @admin.display(description="Payload")
+    def event(self, event):
+        # Hole cards of a running hand are nobody's business but their owner's, staff included.
+        if event.type == HOLE_CARDS_DEALT and event.hand.state == Hand.State.RUNNING:
+            return {**event.payload, "cards": ["hidden until the hand is complete"]}
+        return event.payload
 
 
 @admin.register(Hand)
@@ -72,8 +80,16 @@ class HandAdmin(admin.ModelAdmin):
 
     list_display = ("id", "table", "number", "state", "button", "sequence", "started_at", "ended_at")
     list_filter = ("state", "table")
-    readonly_fields = [f.name for f in Hand._meta.fields]
+    # The deck and salt stay secret while the hand runs, from staff too.
+    readonly_fields = [f.name for f in Hand._meta.fields if f.name not in ("deck", "salt")] + ["revealed_deck"]
+    exclude = ("deck", "salt")
     inlines = [HandPlayerInline, HandEventInline]
+
+    @admin.display(description="Deck and salt")
+    def revealed_deck(self, hand):
+        if hand.state != Hand.State.COMPLETE:
+            return "secret until the hand is complete"
+        return f"{hand.deck} : {hand.salt}"
 
     def has_add_permission(self, request):
         return False
