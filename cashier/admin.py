@@ -4,7 +4,7 @@ from .models import LedgerAccount, LedgerEntry, LedgerTransaction
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger is append-only: staff read it here and change it only through adjustments."""
+    """Append-only records (the ledger, hands, timeouts): staff read them, nothing is edited by hand."""
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -1,5 +1,7 @@
 from django.contrib import admin, messages
 
+from cashier.admin import ReadOnlyAdmin
+
 from . import services
 from .engine.events import HOLE_CARDS_DEALT
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
@@ -75,7 +77,7 @@ class HandEventInline(ReadOnlyInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     """Hands are their event log: read-only for everyone."""
 
     list_display = ("id", "table", "number", "state", "button", "sequence", "started_at", "ended_at")
@@ -91,15 +93,6 @@ class HandAdmin(admin.ModelAdmin):
             return "secret until the hand is complete"
         return f"{hand.deck} : {hand.salt}"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ClockPolicy)
 class ClockPolicyAdmin(admin.ModelAdmin):
@@ -113,16 +106,7 @@ class ClockPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(TimeoutRecord)
-class TimeoutRecordAdmin(admin.ModelAdmin):
+class TimeoutRecordAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "player", "hand", "became")
     list_filter = ("became",)
     search_fields = ("player__username",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,7 +1,5 @@
 """Races on a real PostgreSQL: row locks and idempotency keys hold under threads."""
 
-import threading
-
 import pytest
 from django.db import connection
 
@@ -9,40 +7,21 @@ from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import LedgerTransaction
 
+from ..support.races import at_once
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _race(workers):
-    """Run each callable in its own thread (own DB connection), all released at once."""
-    barrier = threading.Barrier(len(workers))
-    outcomes: list = [None] * len(workers)
-
-    def run(index, work):
-        barrier.wait()
-        try:
-            outcomes[index] = work()
-        except CashierError as error:
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, w)) for i, w in enumerate(workers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
 
 
 def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_table, assert_ledger_clean):
     assert connection.vendor == "postgresql", "the race test needs real row locks"
     player = make_player()
     tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
-    outcomes = _race(
+    outcomes = at_once(
         [
             lambda t=t, i=i: cashier.buy_in(user=player, table=t, amount=7_000, idempotency_key=f"race-{i}")
             for i, t in enumerate(tables)
-        ]
+        ],
+        expected=CashierError,
     )
     wins = [o for o in outcomes if isinstance(o, LedgerTransaction)]
     losses = [o for o in outcomes if isinstance(o, CashierError)]
@@ -54,8 +33,9 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
 
 def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
-    outcomes = _race(
-        [lambda: cashier.buy_in(user=player, table=table, amount=100, idempotency_key="double-click")] * 4
+    outcomes = at_once(
+        [lambda: cashier.buy_in(user=player, table=table, amount=100, idempotency_key="double-click")] * 4,
+        expected=CashierError,
     )
     assert all(isinstance(o, LedgerTransaction) for o in outcomes), outcomes
     assert len({o.pk for o in outcomes}) == 1

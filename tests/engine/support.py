@@ -122,3 +122,21 @@ def assert_illegal(hand: Hand, action: Action, message: str) -> None:
     else:
         raise AssertionError(f"{action} was accepted")
     assert hand.to_dict() == before
+
+
+def draw_action(data, legal, *, timeout_percent: int = 0, fold_percent: int = 15) -> Action:
+    """A random legal action for hypothesis: some timeouts and folds, bets at the bounds or between."""
+    from hypothesis import strategies as st
+
+    roll = data.draw(st.integers(0, 99))
+    if roll < timeout_percent:
+        return Action(legal.seat, ActionKind.TIMEOUT)
+    if roll < timeout_percent + fold_percent and legal.call_amount:
+        return Action(legal.seat, ActionKind.FOLD)
+    if roll < 45 and legal.bet_kind:
+        kind = ActionKind.BET if legal.bet_kind == "bet" else ActionKind.RAISE
+        bounds = [legal.min_to, legal.max_to]
+        amount = data.draw(st.one_of(st.sampled_from(bounds), st.integers(*bounds)))
+        return Action(legal.seat, kind, amount)
+    return Action(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
+

@@ -50,7 +50,7 @@ from tables.engine import (
 )
 from tables.engine.cards import format_cards
 
-from .support import play, stacked_deck
+from .support import draw_action, play, stacked_deck
 
 AUTOMATIONS = (
     pokerkit.Automation.ANTE_POSTING,
@@ -248,18 +248,6 @@ def short_all_ins_only(hand: Hand) -> bool:
     return already_acted and bool(wagers) and all(e["all_in"] for e in wagers)
 
 
-def random_action(data, legal) -> Action:
-    roll = data.draw(st.integers(0, 99))
-    if roll < 15 and legal.call_amount:
-        return Action(legal.seat, ActionKind.FOLD)
-    if roll < 45 and legal.bet_kind:
-        kind = ActionKind.BET if legal.bet_kind == "bet" else ActionKind.RAISE
-        bounds = [legal.min_to, legal.max_to]
-        amount = data.draw(st.one_of(st.sampled_from(bounds), st.integers(*bounds)))
-        return Action(legal.seat, kind, amount)
-    return Action(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
-
-
 @st.composite
 def pot_limit_tables(draw):
     count = draw(st.integers(2, 6))
@@ -285,13 +273,13 @@ def deep_limit_tables(draw):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=pot_limit_tables(), deck=st.permutations(range(52)), data=st.data())
 def test_rule_3_6_pot_limit_sizes_and_final_stacks_match_pokerkit(config, deck, data):
-    record_coverage(play_both(config, deck, lambda legal: random_action(data, legal)))
+    record_coverage(play_both(config, deck, lambda legal: draw_action(data, legal)))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=deep_limit_tables(), deck=st.permutations(range(52)), data=st.data())
 def test_rule_3_5_limit_sizes_and_stacks_match_pokerkit_except_the_preflop_cap(config, deck, data):
-    record_coverage(play_both(config, deck, lambda legal: random_action(data, legal)))
+    record_coverage(play_both(config, deck, lambda legal: draw_action(data, legal)))
 
 
 def test_rule_3_5_preflop_cap_differs_from_pokerkit_by_design():

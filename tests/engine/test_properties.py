@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from tables.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, SeatSetup, Variant
 
+from .support import draw_action
+
 MAX_ACTIONS = 400  # far above any real hand: 10 players, 4 capped rounds
 
 
@@ -52,21 +54,6 @@ def configs(draw) -> HandConfig:
     )
 
 
-def choose_action(data, hand: Hand) -> Action:
-    legal = hand.legal_actions()
-    roll = data.draw(st.integers(0, 99))
-    if roll < 4:
-        return Action(legal.seat, ActionKind.TIMEOUT)
-    if roll < 20 and legal.call_amount:
-        return Action(legal.seat, ActionKind.FOLD)
-    if roll < 45 and legal.bet_kind:
-        kind = ActionKind.BET if legal.bet_kind == "bet" else ActionKind.RAISE
-        bounds = [legal.min_to, legal.max_to]
-        amount = data.draw(st.one_of(st.sampled_from(bounds), st.integers(*bounds)))
-        return Action(legal.seat, kind, amount)
-    return Action(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
-
-
 def check_invariants(hand: Hand, total: int) -> None:
     stacks, bets, contributed = hand.stacks, hand.bets, hand.contributed
     pots = hand.pots
@@ -100,7 +87,7 @@ def test_random_hands_conserve_chips_terminate_and_replay(config, deck, data):
         check_invariants(hand, total)
         if hand.is_over:
             break
-        action = choose_action(data, hand)
+        action = draw_action(data, hand.legal_actions(), timeout_percent=4, fold_percent=16)
         hand.apply(action)
         if action.kind is ActionKind.TIMEOUT and hand.statuses[action.seat] == "protected":
             protected_stacks[action.seat] = hand.stacks[action.seat]
@@ -162,6 +149,6 @@ def test_random_illegal_actions_leave_the_hand_unchanged(config, deck, data):
         else:
             raise AssertionError(f"accepted {wrong} with {legal}")
         assert hand.to_dict() == before
-        hand.apply(choose_action(data, hand))
+        hand.apply(draw_action(data, hand.legal_actions(), timeout_percent=4, fold_percent=16))
     with pytest.raises(IllegalAction, match="The hand is over"):
         hand.apply(Action(seats[0], ActionKind.CHECK))

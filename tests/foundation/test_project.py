@@ -9,7 +9,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,7 +3,6 @@
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from tables.models import Hand, HandEvent, Seat
 from tables.services import StaleAction
 from tables.services.hand_log import rebuild
 
+from ..support.races import at_once
 from .conftest import act, running
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,34 +52,13 @@ def test_a_hand_interrupted_by_a_crash_resumes_from_its_events(heads_up, assert_
     assert_audit_clean()
 
 
-def _at_once(calls):
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        try:
-            outcomes[index] = call()
-        except Exception as error:  # noqa: BLE001 - the outcome is what the test inspects
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
-
-
 def test_the_same_action_fired_twice_at_once_applies_once(heads_up, assert_audit_clean):
     assert connection.vendor == "postgresql"
     table, alice, bob = heads_up
     services.start_hand_if_due(table_id=table.pk)
     sequence = running(table).sequence
     click = lambda: services.act(table_id=table.pk, user=alice, kind="raise", amount=6, sequence=sequence)  # noqa: E731
-    outcomes = _at_once([click, click])
+    outcomes = at_once([click, click])
     assert sorted(type(o).__name__ for o in outcomes) == ["Hand", "StaleAction"], outcomes
     hand = running(table)
     assert hand.sequence == sequence + 1
@@ -96,7 +75,7 @@ def test_a_click_and_a_timeout_at_the_deadline_never_both_apply(heads_up, assert
         hand.refresh_from_db()
         sequence, deadline = hand.sequence, hand.turn_deadline
         actor = alice if hand.turn_seat == 1 else bob
-        outcomes = _at_once([
+        outcomes = at_once([
             lambda: services.act(table_id=table.pk, user=actor, kind="fold", amount=None, sequence=sequence),
             lambda: services.expire_turn(table_id=table.pk, sequence=sequence, now=deadline),
         ])
