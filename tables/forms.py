@@ -68,7 +68,7 @@ def parse_frame(text: object) -> tuple[str, dict]:
         raise FrameError("That message could not be read.")
     try:
         frame = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deeply nested JSON raises RecursionError
         raise FrameError("That message could not be read.") from None
     if not isinstance(frame, dict):
         raise FrameError("That message could not be read.")

@@ -8,12 +8,14 @@ next player to sit in a seat, never sees a card that was not shown.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
 
 from cashier.services import bankroll_balance
+from tables.engine import Hand as EngineHand
 from tables.engine import events as ev
 from tables.engine.projection import view_for, visible_events
 from tables.models import Hand, HandPlayer, Seat, Table
@@ -160,8 +162,7 @@ def _add_hand(view: TableView, hand: Hand, user_id: int | None, now: datetime) -
     """Put the latest hand on the table as the viewer may see it."""
     players = dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "player_id"))
     viewer_hand_seat = next((seat for seat, player in players.items() if player == user_id), None)
-    events = logged_events(hand)
-    engine = rebuild(hand, events)
+    events, engine = _replayed(hand)
     state = view_for(engine, viewer_hand_seat)
     visible = visible_events(events, viewer_hand_seat)
     running = hand.state == Hand.State.RUNNING
@@ -229,3 +230,22 @@ def _clock(view: TableView, hand: Hand, now: datetime) -> TurnClock | None:
     seat = next(seat for seat in view.seats if seat.number == hand.turn_seat)
     remaining = int((hand.turn_deadline - now).total_seconds() * 1000)
     return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds)
+
+
+# Every screen of a table shows the same hand state: replay it once per state in this process.
+# The log is append-only and every append bumps the hand's sequence, so (hand, sequence) names
+# one state for good. Callers only read what is cached here.
+_REPLAYS: OrderedDict[tuple[int, int, str], tuple[list[dict], EngineHand]] = OrderedDict()
+_REPLAYS_KEPT = 512
+
+
+def _replayed(hand: Hand) -> tuple[list[dict], EngineHand]:
+    key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
+    cached = _REPLAYS.get(key)
+    if cached is None:
+        events = logged_events(hand)
+        cached = _REPLAYS[key] = (events, rebuild(hand, events))
+        while len(_REPLAYS) > _REPLAYS_KEPT:
+            _REPLAYS.popitem(last=False)
+    return cached
+

@@ -13,6 +13,8 @@ from .locking import lock_table, mark_changed, running_hand
 
 
 def player_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
+    """Note when a seated player's socket closed. Not broadcast: the others see it with the
+    table's next change, so a closing socket does not cost every screen a re-render."""
     if not getattr(user, "is_authenticated", False):
         return
     Seat.objects.filter(table_id=table_id, player=user).update(disconnected_at=now or timezone.now())

@@ -127,3 +127,17 @@ def test_audit_chips_command_reports_clean(make_player, capsys):
     make_player()
     call_command("audit_chips")
     assert "Chip audit clean" in capsys.readouterr().out
+
+
+def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player, make_table, assert_ledger_clean):
+    """RULES 7.4: the rules are the same for any chips; this room has play money only, so
+    chips enter only as house grants and reloads, and no movement pays anything out of the room."""
+    assert {kind.value for kind in LedgerTransaction.Kind} == {
+        "grant", "reload", "buy_in", "top_up", "cash_out", "adjustment"
+    }
+    player, table = make_player(), make_table()
+    cashier.buy_in(user=player, table=table, amount=100, idempotency_key="b")
+    cashier.cash_out(user=player, table=table, amount=100, idempotency_key="c")
+    house_entries = LedgerTransaction.objects.filter(entries__account=cashier.house_account())
+    assert set(house_entries.values_list("kind", flat=True)) == {"grant"}
+    assert assert_ledger_clean() == 10_000

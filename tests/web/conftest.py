@@ -180,6 +180,17 @@ def live_server_url(django_db_setup, django_db_blocker):
 
     if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
         pytest.skip("the test process reaches the server's sockets only through channels-redis")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+
+    # The server is forked from this process, which may have used asgiref's thread-sensitive
+    # executor (an earlier test's sync_to_async): its thread would not exist in the child and
+    # every database call there would wait forever. A fresh executor starts its thread on
+    # first use, in whichever process uses it. Likewise the child makes its own channel layer.
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends.clear()
     # The test deals every hand itself (with a chosen deck): no table clock in the server.
     with django_db_blocker.unblock(), override_settings(EMBEDDED_CLOCK=False):
         server = DaphneProcess("localhost", partial(make_application, static_wrapper=ASGIStaticFilesHandler))

@@ -140,6 +140,8 @@ MALFORMED = [
     json.dumps({"action": "call"}),
     json.dumps({"action": "sit", "seat_number": "3", "buy_in": "100", "big_blind": "wait", "request_id": "x"}),
     json.dumps({"action": "call", "sequence": "0", "pad": "x" * 5000}),
+    "[" * 2000,  # nested deeper than json can parse: RecursionError, not ValueError
+    '{"a":' * 900 + "1" + "}" * 900,
 ]
 
 

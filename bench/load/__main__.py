@@ -1,0 +1,115 @@
+"""python -m bench.load {load,soak,faults,hostile} [options]  (run from the repository root, in .venv)
+
+Each command recreates a dedicated database (default ``poker_bench``), migrates
+it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
+--web, celery worker, celery beat) on loopback, runs, audits the chips, stops
+everything and writes the figures as JSON under --out. Exit status 1 if a
+check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from .stack import ROOT, Stack, bench_env, database_url, flush_redis_db, recreate_database
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", default="poker_bench", help="database name, dropped and recreated (default poker_bench)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/12", help="dedicated Redis DB, flushed")
+    parser.add_argument("--web", type=int, default=2, help="daphne processes (default 2)")
+    parser.add_argument("--worker-concurrency", type=int, default=1)
+    parser.add_argument("--hand-pause", default="0.5", help="HAND_PAUSE_SECONDS (default 0.5)")
+    parser.add_argument("--no-probe", action="store_true", help="serve config.asgi directly (no SQL counter)")
+    parser.add_argument("--out", type=Path, default=ROOT / "var" / "bench")
+    parser.add_argument("--seed", type=int, default=1)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    load = sub.add_parser("load", help="T tables at a steady pace: hands/min, latency, SQL per action")
+    load.add_argument("--tables", type=int, default=20)
+    load.add_argument("--seats", type=int, default=6)
+    load.add_argument("--pace", type=float, default=2.0, help="seconds per action per table on average (default 2)")
+    load.add_argument("--duration", type=float, default=120)
+    load.add_argument("--warmup", type=float, default=15)
+
+    soak = sub.add_parser("soak", help="N hands with timeouts, disconnects, double submits; audit; nothing stuck")
+    soak.add_argument("--tables", type=int, default=20)
+    soak.add_argument("--seats", type=int, default=6)
+    soak.add_argument("--hands", type=int, default=10_000)
+    soak.add_argument("--max-minutes", type=float, default=120)
+
+    faults = sub.add_parser("faults", help="kill -9 web processes and the worker during play, restart, audit")
+    faults.add_argument("--tables", type=int, default=10)
+    faults.add_argument("--seats", type=int, default=6)
+    faults.add_argument("--kills", type=int, default=20)
+    faults.add_argument("--every", type=float, nargs=2, default=(4.0, 10.0), metavar=("MIN", "MAX"))
+    faults.add_argument("--max-minutes", type=float, default=20)
+
+    hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
+    hostile.add_argument("--frames", type=int, default=10_000)
+    args = parser.parse_args(argv)
+
+    def terminate(signum, frame):  # SIGTERM/SIGHUP: unwind so the stack's processes are stopped too
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
+
+    env = bench_env(database_url=database_url(args.db), redis_url=args.redis,
+                    extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"})
+    os.environ.update(env)
+    print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
+    recreate_database(args.db)
+    flush_redis_db(args.redis)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from . import runs
+    from .bots import Profile
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = args.out / f"{args.command}-{stamp}"
+    stack = Stack(env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency,
+                  probe=not args.no_probe)
+    log = lambda message: print(message, flush=True)  # noqa: E731
+    with stack:
+        log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
+        if args.command == "load":
+            # One action per table every `pace` seconds: each of the table's turns waits ~pace.
+            profile = Profile(think_mean=args.pace, think_max=args.pace * 5)
+            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=profile,
+                                    duration=args.duration, warmup=args.warmup, action_seconds=30,
+                                    countdown_seconds=10, seed=args.seed, measure_queries=True, log=log)
+        elif args.command == "soak":
+            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=runs.CHAOS,
+                                    duration=args.max_minutes * 60, hands=args.hands, seed=args.seed, log=log)
+        elif args.command == "faults":
+            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=runs.CHAOS,
+                                    duration=args.max_minutes * 60, hands=1, kills=args.kills,
+                                    kill_every=tuple(args.every), seed=args.seed, log=log)
+        else:
+            figures = runs.run_hostile_frames(stack, frames=args.frames, seed=args.seed, log=log)
+    figures["command"] = " ".join(sys.argv)
+    (log_dir / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
+    print(json.dumps(figures, indent=2, default=str))
+    print(f"figures: {log_dir / 'figures.json'}")
+    if figures["failures"]:
+        print("FAILED:\n  " + "\n  ".join(figures["failures"]), file=sys.stderr)
+        return 1
+    print("PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+"""Bots: real websocket clients that play from the HTML fragments the server sends them.
+
+A bot is logged in by its session cookie (sent with an Origin header that
+AllowedHostsOriginValidator accepts), reads its turn, the hand's sequence and
+its legal actions from the ``#controls`` fragment exactly as a browser shows
+them, and answers with the JSON frames the htmx forms would send. Profiles
+make some bots go silent (the clock times them out), drop their connection
+and come back, or double-submit.
+
+Latency, "action -> every screen updated": from sending an action frame until
+every socket connected to that table has received a frame that reflects the
+change. If the fragments carry ``data-version="N"`` that is a frame with a
+version above the one known when the action was sent; otherwise (today) it is
+the next frame each socket receives after the send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .stack import HOST
+from .ws import ConnectionClosed, HandshakeError, WebSocket
+
+FRAGMENT_START = re.compile(r'<(?:section|div) id="(felt|controls|seat-panel|hand-log|table-error)"')
+SEQUENCE = re.compile(r'data-sequence="(\d+)"')
+ACTION = re.compile(r'name="action" value="(fold|check|call|bet|raise)"')
+FIXED_AMOUNT = re.compile(r'<input type="hidden" name="amount" value="(\d+)">')
+RANGE_AMOUNT = re.compile(r'<input type="number" name="amount"[^>]*\bmin="(\d+)" max="(\d+)"')
+ERROR_TEXT = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
+VERSION = re.compile(r'data-version="(\d+)"')
+SEAT_SUMMARY = re.compile(r"Seat (\d+) · (\d+) chips")
+REQUEST_ID = re.compile(r'name="request_id" value="([0-9a-f-]{36})"')
+TOP_UP_MAX = re.compile(r'name="amount" inputmode="numeric" min="1" max="(\d+)"')
+
+
+def split_fragments(text: str) -> dict[str, str]:
+    marks = [(m.start(), m.group(1)) for m in FRAGMENT_START.finditer(text)]
+    return {name: text[start : (marks[i + 1][0] if i + 1 < len(marks) else len(text))]
+            for i, (start, name) in enumerate(marks)}
+
+
+@dataclass
+class Controls:
+    sequence: int
+    actions: list[str]
+    min_to: int | None = None
+    max_to: int | None = None
+
+
+def parse_controls(html: str) -> Controls | None:
+    head = html[: html.find(">") + 1]
+    m = SEQUENCE.search(head)
+    if not m:
+        return None
+    controls = Controls(int(m.group(1)), ACTION.findall(html))
+    if fixed := FIXED_AMOUNT.search(html):
+        controls.min_to = controls.max_to = int(fixed.group(1))
+    elif ranged := RANGE_AMOUNT.search(html):
+        controls.min_to, controls.max_to = int(ranged.group(1)), int(ranged.group(2))
+    return controls
+
+
+@dataclass
+class Profile:
+    think_mean: float = 0.05  # seconds, exponential
+    think_max: float = 5.0
+    p_silent: float = 0.0  # per turn: do nothing, the clock times the bot out
+    p_double: float = 0.0  # per action: send the same frame twice
+    p_disconnect: float = 0.0  # per action: drop the socket after acting (half abrupt, half clean)
+    p_drop_on_turn: float = 0.0  # per turn: drop the socket before acting, come back, act on the snapshot
+    reconnect_delay: tuple[float, float] = (0.1, 1.5)
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    doubles: int = 0
+    silent: int = 0
+    disconnects: int = 0
+    connects: int = 0
+    connect_failures: int = 0
+    unexpected_closes: int = 0
+    comebacks: int = 0
+    top_ups: int = 0
+    frames: int = 0
+    refusals: Counter = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    unresolved: int = 0
+    cancelled: int = 0
+
+
+@dataclass(eq=False)
+class Measurement:
+    t0: float
+    actor: "Bot"
+    waiting: set
+    base_version: int | None
+
+
+class TableMonitor:
+    """The sockets connected to one table and the actions whose screens are not all updated yet."""
+
+    def __init__(self, stats: Stats):
+        self.stats = stats
+        self.sockets: set[Bot] = set()
+        self.pending: list[Measurement] = []
+        self.version: int | None = None
+
+    def begin(self, actor: "Bot") -> Measurement:
+        m = Measurement(time.monotonic(), actor, set(self.sockets), self.version)
+        self.pending.append(m)
+        return m
+
+    def on_frame(self, bot: "Bot", version: int | None) -> None:
+        if version is not None:
+            self.version = max(self.version or 0, version)
+        if not self.pending:
+            return
+        now = time.monotonic()
+        for m in list(self.pending):
+            if bot in m.waiting and (version is None or m.base_version is None or version > m.base_version):
+                m.waiting.discard(bot)
+                if not m.waiting:
+                    self.stats.latencies.append(now - m.t0)
+                    self.pending.remove(m)
+
+    def refused(self, bot: "Bot") -> None:
+        for m in list(self.pending):
+            if m.actor is bot and bot in m.waiting:  # refused before any update reached the actor
+                self.pending.remove(m)
+                self.stats.cancelled += 1
+
+    def detach(self, bot: "Bot") -> None:
+        self.sockets.discard(bot)
+        for m in list(self.pending):
+            m.waiting.discard(bot)
+            if not m.waiting:
+                self.stats.latencies.append(time.monotonic() - m.t0)
+                self.pending.remove(m)
+
+    def expire(self, older_than: float = 10.0) -> None:
+        now = time.monotonic()
+        for m in list(self.pending):
+            if now - m.t0 > older_than:
+                self.pending.remove(m)
+                self.stats.unresolved += 1
+
+
+class Bot:
+    def __init__(self, account, ports: list[int], harness: "Harness", profile: Profile, rng: random.Random):
+        self.account, self.ports, self.h, self.profile, self.rng = account, ports, harness, profile, rng
+        self.port_index = account.user_id % len(ports)
+        self.ws: WebSocket | None = None
+        self.monitor = harness.monitor(account.table_id)
+        self.stats = harness.stats
+        self.seq_seen: int | None = None
+        self.acted_seq: int | None = None
+        self.controls: Controls | None = None
+        self.task: asyncio.Task | None = None
+        self.sitting_out = False
+        self.stack: int | None = None
+        self.top_up: tuple[str, int] | None = None
+        self.last_comeback = 0.0
+        self.drained = False
+        self.pause_until = 0.0
+
+    # --- connection --------------------------------------------------------------
+    async def run(self) -> None:
+        attempt = 0
+        while not self.h.stop.is_set():
+            port = self.ports[(self.port_index + attempt) % len(self.ports)]
+            origin = f"http://127.0.0.1:{port}"
+            try:
+                ws = await WebSocket.connect(
+                    HOST, port, f"/ws/tables/{self.account.table_id}/",
+                    headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"}, timeout=5,
+                )
+            except (OSError, asyncio.TimeoutError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                self.stats.connect_failures += 1
+                attempt += 1
+                await self.h.sleep(min(2.0, 0.05 * 2 ** min(attempt, 6)) * (0.5 + self.rng.random()))
+                continue
+            attempt = 0
+            self.stats.connects += 1
+            self.ws, self.drained = ws, False
+            self.monitor.sockets.add(self)
+            try:
+                while True:
+                    _, payload = await ws.recv()
+                    self.on_frame(payload.decode("utf-8", "replace"))
+            except ConnectionClosed:
+                if not ws.closed or not getattr(ws, "on_purpose", False):
+                    if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
+                        self.stats.unexpected_closes += 1
+            finally:
+                ws.abort()
+                self.monitor.detach(self)
+                self.ws = None
+                self.controls = None
+                if self.task and not self.task.done():
+                    self.task.cancel()
+            if getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
+                await self.h.sleep(self.rng.uniform(*self.profile.reconnect_delay))
+
+    async def drop(self, abrupt: bool) -> None:
+        ws = self.ws
+        if ws is None:
+            return
+        ws.on_purpose = True
+        self.stats.disconnects += 1
+        if abrupt:
+            ws.abort()
+        else:
+            await ws.close()
+
+    async def send(self, frame: dict) -> bool:
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send_text(json.dumps(frame))
+            return True
+        except ConnectionClosed:
+            return False
+
+    # --- reading the screen ------------------------------------------------------
+    def on_frame(self, text: str) -> None:
+        self.stats.frames += 1
+        version = VERSION.search(text)
+        self.monitor.on_frame(self, int(version.group(1)) if version else None)
+        fragments = split_fragments(text)
+        if "table-error" in fragments:
+            m = ERROR_TEXT.search(fragments["table-error"])
+            message = (m.group(1).strip() if m else "?")
+            if message:
+                self.stats.refusals[re.sub(r"\d+", "N", message)[:60]] += 1
+                self.monitor.refused(self)
+                if message.startswith("Top up before"):
+                    self.sitting_out, self.stack = True, 0
+        if "seat-panel" in fragments:
+            self.read_seat_panel(fragments["seat-panel"])
+        if "controls" in fragments:
+            self.controls = parse_controls(fragments["controls"])
+            if self.controls and self.controls.sequence != self.acted_seq and self.controls.sequence != self.seq_seen:
+                self.seq_seen = self.controls.sequence
+                if self.task and not self.task.done():
+                    self.task.cancel()
+                self.task = asyncio.ensure_future(self.take_turn(self.controls))
+        if self.h.draining.is_set() and not self.drained and self.ws is not None:
+            self.drained = True
+            asyncio.ensure_future(self.send({"action": "sit_out"}))
+        elif self.sitting_out and not self.h.draining.is_set():
+            self.maybe_come_back()
+
+    def read_seat_panel(self, html: str) -> None:
+        if m := SEAT_SUMMARY.search(html):
+            self.stack = int(m.group(2))
+        self.sitting_out = 'class="sit-in-form"' in html
+        rid, room = REQUEST_ID.search(html), TOP_UP_MAX.search(html)
+        self.top_up = (rid.group(1), int(room.group(1))) if rid and room else None
+
+    def maybe_come_back(self) -> None:
+        now = time.monotonic()
+        if now - self.last_comeback < 1.0:
+            return
+        self.last_comeback = now
+        asyncio.ensure_future(self.come_back())
+
+    async def come_back(self) -> None:
+        await self.h.sleep(self.rng.uniform(0.05, 0.3))
+        if self.stack == 0 and self.top_up:
+            request_id, room = self.top_up
+            frame = {"action": "top_up", "amount": room, "request_id": request_id}
+            await self.send(frame)
+            self.stats.top_ups += 1
+            if self.rng.random() < self.profile.p_double:
+                await self.send(frame)  # the same request id: the chips must move once
+                self.stats.doubles += 1
+        await self.send({"action": "sit_in", "big_blind": self.rng.choice(["now", "wait"])})
+        self.stats.comebacks += 1
+
+    # --- playing -----------------------------------------------------------------
+    def choose(self, c: Controls) -> dict:
+        r = self.rng.random()
+        acts = c.actions
+        wager = next((a for a in acts if a in ("bet", "raise")), None)
+        passive = "check" if "check" in acts else "call"
+        if wager and r < 0.15 and c.min_to is not None:
+            amount = c.min_to if self.rng.random() < 0.6 else self.rng.randint(c.min_to, c.max_to)
+            return {"action": wager, "amount": amount, "sequence": c.sequence}
+        if r > 0.82 and "check" not in acts:
+            return {"action": "fold", "sequence": c.sequence}
+        return {"action": passive, "sequence": c.sequence}
+
+    async def take_turn(self, c: Controls) -> None:
+        p, draining = self.profile, self.h.draining.is_set()
+        if not draining and self.rng.random() < p.p_silent:
+            self.stats.silent += 1
+            return
+        if not draining and self.rng.random() < p.p_drop_on_turn:
+            await self.drop(abrupt=self.rng.random() < 0.5)
+            return  # reconnects, gets the snapshot, acts on it
+        think = 0.01 if draining else min(self.rng.expovariate(1 / p.think_mean) if p.think_mean > 0 else 0, p.think_max)
+        await self.h.sleep(think)
+        if self.controls is None or self.controls.sequence != c.sequence or self.ws is None:
+            return
+        frame = self.choose(c)
+        self.acted_seq = c.sequence
+        self.monitor.begin(self)
+        if not await self.send(frame):
+            return
+        self.stats.actions += 1
+        if not draining and self.rng.random() < p.p_double:
+            await asyncio.sleep(self.rng.uniform(0, 0.03))
+            await self.send(frame)
+            self.stats.doubles += 1
+        if not draining and self.rng.random() < p.p_disconnect:
+            await asyncio.sleep(self.rng.uniform(0, 0.3))
+            await self.drop(abrupt=self.rng.random() < 0.5)
+
+
+class Harness:
+    """All bots in one event loop, plus a loop that samples the database."""
+
+    def __init__(self):
+        self.stop = asyncio.Event()
+        self.draining = asyncio.Event()
+        self.stats = Stats()
+        self.monitors: dict[int, TableMonitor] = {}
+
+    def monitor(self, table_id: int) -> TableMonitor:
+        return self.monitors.setdefault(table_id, TableMonitor(self.stats))
+
+    async def sleep(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self.stop.wait(), timeout=max(0.0, seconds))
+        except asyncio.TimeoutError:
+            pass
+
+    async def expire_loop(self) -> None:
+        while not self.stop.is_set():
+            await self.sleep(1.0)
+            for monitor in self.monitors.values():
+                monitor.expire()

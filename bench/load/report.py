@@ -1,0 +1,99 @@
+"""Figures: percentiles, server-side SQL counts, the chip audit, and the printed/JSON report."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+
+def percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"p50": None, "p95": None, "p99": None, "max": None, "mean": None}
+    ordered = sorted(values)
+
+    def pick(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": round(ordered[-1], 1),
+            "mean": round(statistics.fmean(ordered), 1)}
+
+
+def read_query_total(directory: Path) -> int:
+    """Sum of the SQL statement counters the daphne probes write (bench.load.probe)."""
+    total = 0
+    for path in Path(directory).glob("queries-*.txt"):
+        try:
+            total += int(path.read_text() or 0)
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def audit() -> dict:
+    from cashier.audit import run_audit
+
+    report = run_audit()
+    return {"ok": report.ok, "problems": report.problems[:20], "accounts": report.accounts_checked,
+            "chips_issued": report.chips_issued}
+
+
+def measure_queries_in_process(players: int = 6) -> dict:
+    """SQL statements of the write path (services.act) and of one screen's re-render, counted with
+    CaptureQueriesContext in this process over one whole hand on a fresh table."""
+    import uuid
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables import services
+    from tables.models import Hand
+    from tables.presentation.fragments import table_fragments
+    from tables.presentation.table_view import build_table_view
+
+    from .world import make_table, make_user
+
+    tag = uuid.uuid4().hex[:6]
+    table = make_table(f"bench-queries-{tag}", action_seconds=300, countdown_seconds=60)
+    users = []
+    for s in range(1, players + 1):
+        user = make_user(f"benchq{tag}s{s}")
+        services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
+                           post_big_blind_now=True, idempotency_key=f"buy-in:{user.pk}:{uuid.uuid4()}")
+        users.append(user)
+    by_seat = {s: u for s, u in enumerate(users, start=1)}
+    services.start_hand_if_due(table_id=table.pk)
+    acts, renders = [], []
+    for _ in range(60):
+        hand = Hand.objects.get(table=table, number=1)
+        if hand.state != Hand.State.RUNNING:
+            break
+        viewer = by_seat[hand.turn_seat]
+        with CaptureQueriesContext(connection) as ctx:
+            view = build_table_view(table.pk, viewer)
+            table_fragments(view, "00000000-0000-0000-0000-000000000000")
+        renders.append(len(ctx))
+        controls = view.controls
+        kind = "check" if controls.can_check else "call"
+        with CaptureQueriesContext(connection) as ctx:
+            services.act(table_id=table.pk, user=viewer, kind=kind, amount=None, sequence=hand.sequence)
+        acts.append(len(ctx))
+    for user in users:  # leave: the table holds no chips afterwards
+        services.leave(user=user, table_id=table.pk)
+    services.close_table(table_id=table.pk)
+    return {
+        "act_queries": {"min": min(acts), "max": max(acts), "mean": round(statistics.fmean(acts), 1)},
+        "render_queries_per_socket": {"min": min(renders), "max": max(renders),
+                                      "mean": round(statistics.fmean(renders), 1)},
+        "actions_measured": len(acts),
+        "per_action_total_6_sockets": round(statistics.fmean(acts) + players * statistics.fmean(renders), 1),
+    }
+
+
+def write(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, default=str))
+
+
+def show(title: str, data: dict) -> str:
+    return f"== {title} ==\n" + json.dumps(data, indent=2, default=str)

@@ -1,0 +1,185 @@
+"""One run of bots against a running stack: play until a hand count or a time limit, then drain.
+
+Drain: every bot asks to sit out (it plays its current hand to the end), so
+no new hand starts; the run then waits until no hand is running at any bench
+table. A hand still running after the drain timeout is a stuck table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from .bots import Bot, Harness, Profile
+from .report import percentiles, read_query_total
+
+
+class Db:
+    """ORM calls from the event loop, on one dedicated thread (one connection, closed at the end)."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-db")
+
+    async def run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    def close(self) -> None:
+        from django.db import connections
+
+        self.pool.submit(connections.close_all).result(10)
+        self.pool.shutdown(wait=True)
+
+
+def table_counts(table_ids: list[int], overdue_after: float = 10.0) -> dict:
+    from django.db.models import Sum
+    from django.utils import timezone
+
+    from tables.models import Hand, Table
+
+    hands = Hand.objects.filter(table_id__in=table_ids)
+    return {
+        "complete": hands.filter(state=Hand.State.COMPLETE).count(),
+        "running": hands.filter(state=Hand.State.RUNNING).count(),
+        "overdue": hands.filter(
+            state=Hand.State.RUNNING, turn_deadline__lt=timezone.now() - timedelta(seconds=overdue_after)
+        ).count(),
+        "versions": Table.objects.filter(pk__in=table_ids).aggregate(v=Sum("version"))["v"] or 0,
+        "sequences": hands.aggregate(s=Sum("sequence"))["s"] or 0,
+    }
+
+
+def running_hands_detail(table_ids: list[int]) -> list[str]:
+    from tables.models import Hand
+
+    return [
+        f"table {h.table_id} hand #{h.number} seq {h.sequence} turn seat {h.turn_seat} deadline {h.turn_deadline}"
+        for h in Hand.objects.filter(table_id__in=table_ids, state=Hand.State.RUNNING)
+    ]
+
+
+@dataclass
+class PlayResult:
+    seconds: float = 0.0
+    hands: int = 0
+    actions: int = 0
+    changes: int = 0
+    web_queries: int | None = None
+    stats: object = None
+    max_overdue_seen: int = 0
+    stuck: list[str] = field(default_factory=list)
+    faults: list[dict] = field(default_factory=list)
+    drain_seconds: float = 0.0
+
+    def summary(self) -> dict:
+        s = self.stats
+        lat = percentiles([x * 1000 for x in s.latencies])
+        minutes = self.seconds / 60 if self.seconds else 1
+        return {
+            "seconds": round(self.seconds, 1),
+            "hands": self.hands,
+            "hands_per_minute": round(self.hands / minutes, 1),
+            "actions_sent": s.actions,
+            "actions_per_second": round(s.actions / self.seconds, 1) if self.seconds else 0,
+            "table_changes": self.changes,
+            "latency_ms": lat,
+            "latency_samples": len(s.latencies),
+            "latency_unresolved": s.unresolved,
+            "web_queries": self.web_queries,
+            "web_queries_per_action": round(self.web_queries / s.actions, 1) if self.web_queries and s.actions else None,
+            "web_queries_per_change": round(self.web_queries / self.changes, 1) if self.web_queries and self.changes else None,
+            "double_submits": s.doubles,
+            "silent_turns": s.silent,
+            "disconnects": s.disconnects,
+            "connects": s.connects,
+            "connect_failures": s.connect_failures,
+            "unexpected_closes": s.unexpected_closes,
+            "comebacks": s.comebacks,
+            "top_ups": s.top_ups,
+            "frames_received": s.frames,
+            "refusals": dict(s.refusals.most_common()),
+            "max_overdue_hands_seen": self.max_overdue_seen,
+            "stuck_after_drain": self.stuck,
+            "drain_seconds": round(self.drain_seconds, 1),
+            "faults": self.faults,
+        }
+
+
+async def play(
+    *, accounts, ports: list[int], table_ids: list[int], profile: Profile, duration: float, hands: int | None = None,
+    drain_timeout: float = 60.0, seed: int = 1, probe_dir: Path | None = None, fault_task=None, warmup: float = 0.0,
+    log=print,
+) -> PlayResult:
+    """Connect the bots, play, drain, disconnect. Bounded by ``duration`` + ``drain_timeout`` (+ connect time)."""
+    harness = Harness()
+    rng = random.Random(seed)
+    db = Db()
+    result = PlayResult(stats=harness.stats)
+    bots = [Bot(a, ports, harness, profile, random.Random(rng.random())) for a in accounts]
+    tasks = [asyncio.ensure_future(b.run()) for b in bots]
+    tasks.append(asyncio.ensure_future(harness.expire_loop()))
+    try:
+        if warmup:
+            await harness.sleep(warmup)
+            harness.stats.latencies.clear()
+            harness.stats.actions = 0
+        start_counts = await db.run(table_counts, table_ids)
+        q0 = read_query_total(probe_dir) if probe_dir else None
+        t0 = time.monotonic()
+        fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
+        last_log = t0
+        while time.monotonic() - t0 < duration:
+            await harness.sleep(1.0)
+            counts = await db.run(table_counts, table_ids)
+            result.max_overdue_seen = max(result.max_overdue_seen, counts["overdue"])
+            done = counts["complete"] - start_counts["complete"]
+            if time.monotonic() - last_log > 10:
+                last_log = time.monotonic()
+                log(f"  {time.monotonic() - t0:5.0f}s hands {done} actions {harness.stats.actions} "
+                    f"running {counts['running']} overdue {counts['overdue']} lat-samples {len(harness.stats.latencies)}")
+            if hands is not None and done >= hands and (fault is None or fault.done()):
+                break
+        if fault is not None:
+            if not fault.done():
+                fault.cancel()
+            try:
+                result.faults = await fault
+            except asyncio.CancelledError:
+                result.faults = getattr(fault_task, "events", [])
+        result.seconds = time.monotonic() - t0
+        end_counts = await db.run(table_counts, table_ids)
+        result.hands = end_counts["complete"] - start_counts["complete"]
+        result.changes = end_counts["versions"] - start_counts["versions"]
+        if probe_dir:
+            await asyncio.sleep(1.2)  # the probes write their totals once a second
+            result.web_queries = read_query_total(probe_dir) - q0
+        result.actions = harness.stats.actions
+        # Drain: everyone sits out after the current hand; every running hand must finish.
+        harness.draining.set()
+        for bot in bots:
+            if bot.ws is not None and not bot.drained:
+                bot.drained = True
+                await bot.send({"action": "sit_out"})
+        d0 = time.monotonic()
+        while time.monotonic() - d0 < drain_timeout:
+            counts = await db.run(table_counts, table_ids)
+            if counts["running"] == 0:
+                break
+            await harness.sleep(0.5)
+        result.drain_seconds = time.monotonic() - d0
+        result.stuck = await db.run(running_hands_detail, table_ids)
+    finally:
+        harness.stop.set()
+        for bot in bots:
+            if bot.ws is not None:
+                bot.ws.on_purpose = True
+                bot.ws.abort()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        db.close()
+    return result
