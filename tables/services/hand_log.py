@@ -23,9 +23,10 @@ def rebuild(hand: Hand, events: list[dict] | None = None) -> EngineHand:
     return EngineHand.replay(HandConfig.from_dict(hand.config), parse_cards(hand.deck), actions_from_events(events))
 
 
-def append_events(hand: Hand, events: list[dict]) -> None:
-    start = HandEvent.objects.filter(hand=hand).count()
+def append_events(hand: Hand, events: list[dict], *, first_sequence: int) -> None:
+    """Append to the log; `first_sequence` is the number of events already logged
+    (the unique (hand, sequence) constraint refuses a wrong one)."""
     HandEvent.objects.bulk_create(
-        HandEvent(hand=hand, sequence=start + offset, type=event["type"], payload=event)
+        HandEvent(hand=hand, sequence=first_sequence + offset, type=event["type"], payload=event)
         for offset, event in enumerate(events)
     )

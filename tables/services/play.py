@@ -117,7 +117,8 @@ def act(
     with transaction.atomic():
         table = lock_table(table_id)
         hand = _current_hand(table, sequence)
-        seat = Seat.objects.filter(table=table, player=user).first()
+        seats = list(Seat.objects.filter(table=table))
+        seat = next((seat for seat in seats if seat.player_id == user.pk), None)
         if seat is None:
             raise TableError("You have no seat at this table.")
         try:
@@ -128,7 +129,7 @@ def act(
             raise TableError("Only the table's clock can time a player out.")
         engine = rebuild(hand)
         events = engine.apply(Action(seat.number, action_kind, amount))
-        record_engine_change(table, hand, engine, events, now)
+        record_engine_change(table, hand, engine, events, now, seats=seats)
         mark_changed(table)
     return hand
 
@@ -153,20 +154,24 @@ def _current_hand(table: Table, sequence: int) -> Hand:
 # --- recording -------------------------------------------------------------------
 
 
-def record_engine_change(table: Table, hand: Hand, engine: EngineHand, events: list[dict], now: datetime) -> None:
-    """Append the events, fold leaving players whose turn it is, sync stacks, set the clock, settle."""
+def record_engine_change(
+    table: Table, hand: Hand, engine: EngineHand, events: list[dict], now: datetime, seats: list[Seat] | None = None
+) -> None:
+    """Append the events, fold leaving players whose turn it is, sync stacks, set the clock, settle.
+
+    `seats`: the table's seats if the caller already read them (under the table lock)."""
     events = list(events)
-    leaving = set(
-        Seat.objects.filter(table=table, state=State.LEAVING).values_list("number", flat=True)
-    )
+    seats = list(Seat.objects.filter(table=table)) if seats is None else seats
+    leaving = {seat.number for seat in seats if seat.state == State.LEAVING}
     while not engine.is_over and engine.to_act in leaving:
         events.extend(engine.apply(Action(engine.to_act, ActionKind.FOLD)))
     if not events:
         return
-    append_events(hand, events)
+    # The engine replayed the whole log, so the new events follow all the logged ones.
+    append_events(hand, events, first_sequence=len(engine.events) - len(events))
     hand.sequence += 1
     stacks = engine.stacks
-    changed = [seat for seat in Seat.objects.filter(table=table, number__in=stacks) if seat.stack != stacks[seat.number]]
+    changed = [seat for seat in seats if seat.number in stacks and seat.stack != stacks[seat.number]]
     for seat in changed:
         seat.stack = stacks[seat.number]
     Seat.objects.bulk_update(changed, ["stack"])
