@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -30,13 +31,23 @@ from .presentation.table_view import build_table_view
 KEYED_COMMANDS = ("sit", "top_up")
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class FragmentConsumer(AsyncWebsocketConsumer):
+    async def send_html(self, html: str) -> None:
+        """Send fragments; a client that went away while they were rendered is no error
+        (daphne raises on the closed socket; the disconnect handler runs next)."""
+        try:
+            await self.send(text_data=html)
+        except Disconnected:
+            pass
+
+
+class LobbyConsumer(FragmentConsumer):
     async def connect(self):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         rows = await database_sync_to_async(lobby_rows)()
         self.listed = {row.table.pk for row in rows}
-        await self.send(text_data=lobby_rows_fragment(rows))
+        await self.send_html(lobby_rows_fragment(rows))
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -45,15 +56,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         table_id = event["table_id"]
         row = await database_sync_to_async(lobby_row)(table_id)
         if row is not None and table_id in self.listed:
-            await self.send(text_data=lobby_row_fragment(row))
+            await self.send_html(lobby_row_fragment(row))
             return
         # A table opened or closed: the list itself changes.
         rows = await database_sync_to_async(lobby_rows)()
         self.listed = {row.table.pk for row in rows}
-        await self.send(text_data=lobby_rows_fragment(rows))
+        await self.send_html(lobby_rows_fragment(rows))
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(FragmentConsumer):
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.user = self.scope["user"]
@@ -81,13 +92,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(self.perform)(command, data)
         except (FrameError, *services.REFUSALS) as refusal:
             self.showing_error = True
-            await self.send(text_data=error_fragment(str(refusal)))
+            await self.send_html(error_fragment(str(refusal)))
             return
         if command in KEYED_COMMANDS:
             self.request_id = str(uuid.uuid4())  # used: the re-rendered form gets a fresh one
         if self.showing_error:
             self.showing_error = False
-            await self.send(text_data=error_fragment())
+            await self.send_html(error_fragment())
         await self.push_changes()
 
     def perform(self, command: str, data: dict) -> None:
@@ -133,7 +144,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent.update(fragments)
         self.sent_version = max(self.sent_version, version)
         if changed:
-            await self.send(text_data="".join(changed))
+            await self.send_html("".join(changed))
 
     def render(self) -> tuple[int, dict[str, str]] | None:
         view = build_table_view(self.table_id, self.user)

@@ -29,6 +29,7 @@ from .ws import ConnectionClosed, HandshakeError, WebSocket
 
 FRAGMENT_START = re.compile(r'<(?:section|div) id="(felt|controls|seat-panel|hand-log|table-error)"')
 SEQUENCE = re.compile(r'data-sequence="(\d+)"')
+HAND_NUMBER = re.compile(r'data-hand="(\d*)"')
 ACTION = re.compile(r'name="action" value="(fold|check|call|bet|raise)"')
 FIXED_AMOUNT = re.compile(r'<input type="hidden" name="amount" value="(\d+)">')
 RANGE_AMOUNT = re.compile(r'<input type="number" name="amount"[^>]*\bmin="(\d+)" max="(\d+)"')
@@ -47,6 +48,7 @@ def split_fragments(text: str) -> dict[str, str]:
 
 @dataclass
 class Controls:
+    hand: str  # sequences restart with every hand: a turn is (hand, sequence)
     sequence: int
     actions: list[str]
     min_to: int | None = None
@@ -58,7 +60,8 @@ def parse_controls(html: str) -> Controls | None:
     m = SEQUENCE.search(head)
     if not m:
         return None
-    controls = Controls(int(m.group(1)), ACTION.findall(html))
+    hand = HAND_NUMBER.search(head)
+    controls = Controls(hand.group(1) if hand else "", int(m.group(1)), ACTION.findall(html))
     if fixed := FIXED_AMOUNT.search(html):
         controls.min_to = controls.max_to = int(fixed.group(1))
     elif ranged := RANGE_AMOUNT.search(html):
@@ -159,8 +162,8 @@ class Bot:
         self.ws: WebSocket | None = None
         self.monitor = harness.monitor(account.table_id)
         self.stats = harness.stats
-        self.seq_seen: int | None = None
-        self.acted_seq: int | None = None
+        self.turn_seen: tuple[str, int] | None = None
+        self.turn_acted: tuple[str, int] | None = None
         self.controls: Controls | None = None
         self.task: asyncio.Task | None = None
         self.sitting_out = False
@@ -247,8 +250,9 @@ class Bot:
             self.read_seat_panel(fragments["seat-panel"])
         if "controls" in fragments:
             self.controls = parse_controls(fragments["controls"])
-            if self.controls and self.controls.sequence != self.acted_seq and self.controls.sequence != self.seq_seen:
-                self.seq_seen = self.controls.sequence
+            turn = (self.controls.hand, self.controls.sequence) if self.controls else None
+            if turn is not None and turn != self.turn_acted and turn != self.turn_seen:
+                self.turn_seen = turn
                 if self.task and not self.task.done():
                     self.task.cancel()
                 self.task = asyncio.ensure_future(self.take_turn(self.controls))
@@ -308,10 +312,10 @@ class Bot:
             return  # reconnects, gets the snapshot, acts on it
         think = 0.01 if draining else min(self.rng.expovariate(1 / p.think_mean) if p.think_mean > 0 else 0, p.think_max)
         await self.h.sleep(think)
-        if self.controls is None or self.controls.sequence != c.sequence or self.ws is None:
+        if self.controls is None or (self.controls.hand, self.controls.sequence) != (c.hand, c.sequence) or self.ws is None:
             return
         frame = self.choose(c)
-        self.acted_seq = c.sequence
+        self.turn_acted = (c.hand, c.sequence)
         self.monitor.begin(self)
         if not await self.send(frame):
             return

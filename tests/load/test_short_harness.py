@@ -18,6 +18,7 @@ from django.db import connection
 
 from bench.load import runs
 from bench.load.stack import Stack, bench_env
+from tables.models import TimeoutRecord
 
 pytestmark = [pytest.mark.load, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +54,11 @@ def test_soak_with_two_kill9_faults_then_hostile_frames(stack, assert_audit_clea
     assert figures["hands"] >= int(os.environ.get("LOAD_CI_HANDS", 200)), figures
     assert figures["silent_turns"] and figures["double_submits"] and figures["disconnects"], figures
     assert figures["latency_samples"] > 0
+    # Bots keep playing: timeouts come from the turns they skip on purpose, not from bots
+    # that stopped reading their turn (sequences restart with every hand).
+    timeouts = TimeoutRecord.objects.count()
+    assert timeouts <= 2 * (figures["silent_turns"] + figures["disconnects"]) + 10, (timeouts, figures)
+    assert figures["actions_sent"] >= 2 * figures["hands"], figures
 
     hostile = runs.run_hostile_frames(stack, frames=1000, log=_log)
     _log(f"hostile: {hostile}")
