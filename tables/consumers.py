@@ -1,12 +1,13 @@
 """The lobby and table websockets.
 
-Every consumer of a table joins one group, ``notify.table_group``; a change
-there carries only the table's new version. Each consumer then re-reads the
-table and renders it for its own viewer, so private parts (hole cards,
-action controls) are never broadcast: they exist only in the frames sent to
-the one socket whose user may see them. Only the fragments that changed
-since the last send go down, so a half-typed amount survives unrelated
-updates.
+A table's screens are rendered once per change by the process that made it
+(``notify``): every socket of the table gets the public fragments from the
+table's group, and a seated player's sockets get their own fragments (hole
+cards, controls) from that player's group, so private parts exist only in
+the frames sent to sockets whose user may see them. A socket renders for
+itself only its snapshot on connect, and the seat forms of a viewer without
+a seat when what they offer changes. Only the fragments that changed since
+the last send go down, so a half-typed amount survives unrelated updates.
 """
 
 from __future__ import annotations
@@ -16,16 +17,24 @@ import uuid
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
 
 from tables import services
 from tables.models import Table
-from tables.notify import LOBBY_GROUP, table_group
+from tables.notify import LOBBY_GROUP, player_group, table_group
 from tables.services import presence
 
 from .forms import PLAY_ACTIONS, FrameError, parse_frame
-from .presentation.fragments import error_fragment, lobby_row_fragment, lobby_rows_fragment, table_fragments
+from .presentation.fragments import (
+    PATCHES,
+    REQUEST_ID_SLOT,
+    error_fragment,
+    lobby_row_fragment,
+    lobby_rows_fragment,
+)
 from .presentation.lobby import lobby_row, lobby_rows
-from .presentation.table_view import build_table_view
+from .presentation.screens import screen_for
+from .presentation.table_state import load_table_state
 
 # Commands that move chips and so carry the seat forms' one-time request id.
 KEYED_COMMANDS = ("sit", "top_up")
@@ -71,17 +80,23 @@ class TableConsumer(FragmentConsumer):
         self.request_id = str(uuid.uuid4())  # the seat forms' one-time key; renewed once used
         self.sent: dict[str, str] = {}
         self.sent_version = -1
+        self.spectator_key = None  # None while seated: a player's own fragments come rendered
         self.showing_error = False
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_active=True).exists)():
             await self.close()
             return
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.groups_joined = [table_group(self.table_id)]
+        if self.user.is_authenticated:
+            self.groups_joined.append(player_group(self.table_id, self.user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
-        await self.push_changes()  # the snapshot: a reconnect or a second tab catches up here
+        await self.send_snapshot()  # a reconnect or a second tab catches up here
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        for group in getattr(self, "groups_joined", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
         await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -89,17 +104,17 @@ class TableConsumer(FragmentConsumer):
             command, data = parse_frame(text_data)
             if not self.user.is_authenticated:
                 raise FrameError("Log in to play.")
+            # The change's screens are queued for this socket before this returns.
             await database_sync_to_async(self.perform)(command, data)
         except (FrameError, *services.REFUSALS) as refusal:
             self.showing_error = True
             await self.send_html(error_fragment(str(refusal)))
             return
         if command in KEYED_COMMANDS:
-            self.request_id = str(uuid.uuid4())  # used: the re-rendered form gets a fresh one
+            self.request_id = str(uuid.uuid4())  # used: the next seat forms get a fresh one
         if self.showing_error:
             self.showing_error = False
             await self.send_html(error_fragment())
-        await self.push_changes()
 
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
@@ -131,23 +146,45 @@ class TableConsumer(FragmentConsumer):
         return f"{purpose}:{self.user.pk}:{data['request_id']}"
 
     async def table_changed(self, event):
-        if event["version"] > self.sent_version:
-            await self.push_changes()
+        if event["version"] <= self.sent_version:
+            return
+        if self.user.is_authenticated and self.user.pk in event["players"]:
+            self.spectator_key = None
+            return  # this player's own message carries the public fragments too
+        if event["spectator_key"] != self.spectator_key:
+            await self.send_snapshot()  # the seat forms change: rendered for this viewer
+            return
+        await self.send_fragments(event["version"], event["fragments"])
 
-    async def push_changes(self):
-        rendered = await database_sync_to_async(self.render)()
+    async def player_changed(self, event):
+        if event["version"] > self.sent_version:
+            self.spectator_key = None
+            await self.send_fragments(event["version"], event["fragments"])
+
+    async def send_snapshot(self):
+        rendered = await database_sync_to_async(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()
             return
-        version, fragments = rendered
-        changed = [html for element_id, html in fragments.items() if self.sent.get(element_id) != html]
-        self.sent.update(fragments)
-        self.sent_version = max(self.sent_version, version)
-        if changed:
-            await self.send_html("".join(changed))
+        screens, own = rendered
+        self.spectator_key = None if screens.players else screens.spectator_key
+        await self.send_fragments(screens.version, {**screens.public, **own})
 
-    def render(self) -> tuple[int, dict[str, str]] | None:
-        view = build_table_view(self.table_id, self.user)
-        if view is None:
-            return None
-        return view.table.version, table_fragments(view, self.request_id)
+    def snapshot(self):
+        state = load_table_state(self.table_id)
+        return None if state is None else screen_for(state, self.user, timezone.now())
+
+    async def send_fragments(self, version: int, fragments: dict[str, str]) -> None:
+        if version < self.sent_version:
+            return  # a snapshot read after this change already showed it
+        changed = {key: html for key, html in fragments.items() if self.sent.get(key) != html}
+        for public_key in [key for key in changed if key in PATCHES]:
+            for patch in PATCHES[public_key]:  # the public fragment just wiped its viewer's patch
+                if patch in fragments:
+                    changed[patch] = fragments[patch]
+        self.sent.update(fragments)
+        self.sent_version = version
+        if "seat-panel" in changed:
+            changed["seat-panel"] = changed["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id)
+        if changed:
+            await self.send_html("".join(changed.values()))

@@ -1,11 +1,20 @@
-"""Tell the open screens that a table changed (after commit).
+"""Push a table's new screens to its open sockets (after commit).
 
-Every consumer of the table's group re-reads the table and renders its own
-viewer's view, so the message carries only the new version number.
+The screens are rendered once here, by the process that made the change,
+and go out in two kinds of message: the public fragments to the table's
+group (every socket), and each seated player's own fragments to that
+player's group only, so a hole card never travels to another player's socket
+consumer.
 """
+
+from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from tables.presentation.screens import screens
+from tables.presentation.table_state import TableState, load_table_state
 
 LOBBY_GROUP = "lobby"
 
@@ -14,10 +23,33 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed(table_id: int, version: int) -> None:
+def player_group(table_id: int, user_id: int) -> str:
+    return f"table-{table_id}-player-{user_id}"
+
+
+def table_changed(table_id: int, state: TableState | None = None, *, lobby: bool = True) -> None:
+    """``state``: the table as the writer left it, if it holds it (else it is read here).
+    ``lobby``: whether the lobby's line for the table may have changed."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "table_id": table_id, "version": version}
-    async_to_sync(layer.group_send)(table_group(table_id), message)
-    async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
+    state = state or load_table_state(table_id)
+    if state is not None:
+        async_to_sync(_send_screens)(layer, table_id, screens(state, timezone.now()))
+    if lobby:
+        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
+
+
+async def _send_screens(layer, table_id: int, rendered) -> None:
+    version = rendered.version
+    public = {
+        "type": "table.changed",
+        "version": version,
+        "fragments": rendered.public,
+        "players": list(rendered.players),
+        "spectator_key": rendered.spectator_key,
+    }
+    await layer.group_send(table_group(table_id), public)
+    for user_id, own in rendered.players.items():
+        message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
+        await layer.group_send(player_group(table_id, user_id), message)

@@ -4,9 +4,12 @@ import uuid
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import timezone
 
+from .presentation.fragments import felt_view_style
 from .presentation.lobby import lobby_rows
-from .presentation.table_view import build_table_view
+from .presentation.screens import views_for
+from .presentation.table_state import load_table_state
 
 
 def lobby(request):
@@ -14,8 +17,15 @@ def lobby(request):
 
 
 def table_page(request, table_id: int):
-    view = build_table_view(table_id, request.user)
-    if view is None or not view.table.is_active:
+    state = load_table_state(table_id)
+    if state is None or not state.table.is_active:
         raise Http404("No such table.")
+    view, me = views_for(state, request.user, timezone.now())
     # The socket's first message replaces the live parts; this render makes the page whole before it.
-    return render(request, "tables/table.html", {"view": view, "request_id": uuid.uuid4()})
+    context = {
+        "view": view,
+        "me": me,
+        "felt_view": felt_view_style(state.table.seat_count, me.bottom_seat, me.can_sit_down),
+        "request_id": uuid.uuid4(),
+    }
+    return render(request, "tables/table.html", context)

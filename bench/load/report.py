@@ -39,8 +39,10 @@ def audit() -> dict:
 
 
 def measure_queries_in_process(players: int = 6) -> dict:
-    """SQL statements of the write path (services.act) and of one screen's re-render, counted with
-    CaptureQueriesContext in this process over one whole hand on a fresh table."""
+    """SQL statements of one action, counted with CaptureQueriesContext in this process over one
+    whole hand on a fresh table: ``services.act`` including what runs when it commits (rendering
+    every screen of the table once and publishing them), which is all the database work an
+    action costs while every socket of the table is a seated player's."""
     import uuid
 
     from django.db import connection
@@ -48,8 +50,7 @@ def measure_queries_in_process(players: int = 6) -> dict:
 
     from tables import services
     from tables.models import Hand
-    from tables.presentation.fragments import table_fragments
-    from tables.presentation.table_view import build_table_view
+    from tables.services.hand_log import rebuild
 
     from .world import make_table, make_user
 
@@ -63,18 +64,13 @@ def measure_queries_in_process(players: int = 6) -> dict:
         users.append(user)
     by_seat = {s: u for s, u in enumerate(users, start=1)}
     services.start_hand_if_due(table_id=table.pk)
-    acts, renders = [], []
+    acts = []
     for _ in range(60):
         hand = Hand.objects.get(table=table, number=1)
         if hand.state != Hand.State.RUNNING:
             break
         viewer = by_seat[hand.turn_seat]
-        with CaptureQueriesContext(connection) as ctx:
-            view = build_table_view(table.pk, viewer)
-            table_fragments(view, "00000000-0000-0000-0000-000000000000")
-        renders.append(len(ctx))
-        controls = view.controls
-        kind = "check" if controls.can_check else "call"
+        kind = "check" if rebuild(hand).legal_actions().can_check else "call"
         with CaptureQueriesContext(connection) as ctx:
             services.act(table_id=table.pk, user=viewer, kind=kind, amount=None, sequence=hand.sequence)
         acts.append(len(ctx))
@@ -83,10 +79,7 @@ def measure_queries_in_process(players: int = 6) -> dict:
     services.close_table(table_id=table.pk)
     return {
         "act_queries": {"min": min(acts), "max": max(acts), "mean": round(statistics.fmean(acts), 1)},
-        "render_queries_per_socket": {"min": min(renders), "max": max(renders),
-                                      "mean": round(statistics.fmean(renders), 1)},
         "actions_measured": len(acts),
-        "per_action_total_6_sockets": round(statistics.fmean(acts) + players * statistics.fmean(renders), 1),
     }
 
 

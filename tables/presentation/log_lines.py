@@ -20,13 +20,16 @@ _STREET_TITLES = {"flop": "Flop", "turn": "Turn", "river": "River"}
 @dataclass(frozen=True)
 class LogLine:
     text: str
-    kind: str  # "action", "street", "showdown", "win", "private": a CSS class
+    kind: str  # "action", "street", "showdown", "win", "private", "dealt-slot": a CSS class
     cards: list[CardView] = field(default_factory=list)
 
 
-def log_lines(events: list[dict]) -> list[LogLine]:
+def log_lines(events: list[dict], dealt_slot: bool = False) -> list[LogLine]:
     """``events``: already filtered by ``projection.visible_events`` for the viewer, so the
-    only hole cards here are the viewer's own and those shown at showdown."""
+    only hole cards here are the viewer's own and those shown at showdown.
+
+    ``dealt_slot``: the public log keeps an empty line (kind "dealt-slot") where the deal
+    is, for each player's screen to fill with their own "Dealt to you"."""
     names: dict[int, str] = {}
     side_pots = any(event["type"] == ev.POT_AWARDED and event["pot_index"] for event in events)
     lines: list[LogLine] = []
@@ -42,6 +45,10 @@ def log_lines(events: list[dict]) -> list[LogLine]:
                 LogLine(f"{names.get(hand['seat'], '')} turns up:", "showdown", card_views(hand["cards"]))
                 for hand in event["hands"]
             )
+            continue
+        if event["type"] == ev.HOLE_CARDS_DEALT and dealt_slot:
+            dealt_slot = False
+            lines.append(LogLine("", "dealt-slot"))
             continue
         line = _line(event, names, side_pots)
         if line is not None:

@@ -1,30 +1,24 @@
-"""Everything the table page shows to one viewer, read from the database and the engine.
+"""What everyone at a table sees: the same for every screen at one version.
 
 The latest hand stays on the table after it ends (board, shown hands,
-winners) until the next one starts. Hole cards come only from the engine's
-projection for the viewer's own seat in that hand, so a spectator, or the
-next player to sit in a seat, never sees a card that was not shown.
+winners) until the next one starts. Hole cards here are only those shown at
+showdown or turned up all-in: the engine's projection for a spectator.
+What one viewer sees besides (their cards, controls and seat) is in
+``viewer_view``.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.utils import timezone
-
-from cashier.services import bankroll_balance
-from tables.engine import Hand as EngineHand
 from tables.engine import events as ev
 from tables.engine.projection import view_for, visible_events
-from tables.models import Hand, HandPlayer, Seat, Table
-from tables.services.hand_log import logged_events, rebuild
+from tables.models import Hand, Seat, Table
 
 from .cards import CardView, card_views
-from .controls import ActionControls, action_controls
-from .layout import SeatSpot, seat_spots
 from .log_lines import LogLine, log_lines
+from .table_state import TableState
 
 _ENGINE_STATUS_LABELS = {"folded": "Folded", "all_in": "All-in", "protected": "All-in (timed out)"}
 
@@ -32,7 +26,6 @@ _ENGINE_STATUS_LABELS = {"folded": "Folded", "all_in": "All-in", "protected": "A
 @dataclass
 class SeatView:
     number: int
-    spot: SeatSpot
     player: str | None = None  # None: the seat is free
     player_id: int | None = None
     stack: int | None = None
@@ -40,10 +33,12 @@ class SeatView:
     status: str = ""
     disconnected: bool = False
     folded: bool = False
+    in_hand: bool = False  # dealt into the latest hand
     bet: int = 0
     blind: str = ""  # "SB" / "BB"
     is_turn: bool = False
-    cards: list[CardView] = field(default_factory=list)  # face up: the viewer's own, or shown
+    is_button: bool = False
+    cards: list[CardView] = field(default_factory=list)  # face up: shown (or, for its owner, their own)
     face_down: int = 0
     hand_category: str = ""
     won: int = 0
@@ -78,71 +73,48 @@ class HandView:
     board: list[CardView]
     pots: list[PotView]
     total_pot: int
+    winning_cards: set[str]  # the cards of the winners' best fives, highlighted wherever shown
 
 
 @dataclass
 class TableView:
     table: Table
     seats: list[SeatView]
-    logged_in: bool
-    viewer_seat: Seat | None  # the viewer's seat row, if seated
-    bankroll: int | None  # for a logged-in viewer without a seat: what they can buy in with
     hand: HandView | None = None
     clock: TurnClock | None = None
-    my_cards: list[CardView] = field(default_factory=list)
-    in_running_hand: bool = False  # the viewer still has cards in a running hand: pre-actions apply
-    controls: ActionControls | None = None
     log: list[LogLine] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
 
     @property
     def free_seats(self) -> list[int]:
         return [seat.number for seat in self.seats if seat.player is None]
 
     @property
-    def top_up_room(self) -> int:
-        """Chips the seated viewer may still add before reaching the table maximum."""
-        seat = self.viewer_seat
-        return 0 if seat is None else max(0, self.table.max_buy_in - seat.stack - seat.pending_top_up)
-
-    @property
-    def default_buy_in(self) -> int:
-        return min(self.table.max_buy_in, self.bankroll or 0)
-
-    @property
-    def can_sit_down(self) -> bool:
-        return self.bankroll is not None and self.table.is_active and not self.table.closing and bool(self.free_seats)
+    def seats_open(self) -> bool:
+        """A free seat can be taken (by someone logged in without one)."""
+        return self.table.is_active and not self.table.closing and bool(self.free_seats)
 
 
-def build_table_view(table_id: int, viewer, now: datetime | None = None) -> TableView | None:
-    """The page for ``viewer`` (a user, possibly anonymous), or None if there is no such table."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return None
-    occupants = {seat.number: seat for seat in Seat.objects.filter(table=table).select_related("player")}
-    user_id = viewer.pk if getattr(viewer, "is_authenticated", False) else None
-    viewer_seat = next((seat for seat in occupants.values() if seat.player_id == user_id), None)
-    spots = seat_spots(table.seat_count, viewer_seat.number if viewer_seat else 1)
-    seats = [_seat_view(number, spots[number], occupants.get(number), user_id) for number in spots]
-    bankroll = bankroll_balance(viewer) if user_id is not None and viewer_seat is None else None
-    view = TableView(
-        table=table, seats=seats, logged_in=user_id is not None, viewer_seat=viewer_seat, bankroll=bankroll
-    )
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
-    if hand is not None:
-        _add_hand(view, hand, user_id, now or timezone.now())
+def public_view(state: TableState, now: datetime) -> TableView:
+    table = state.table
+    seats = [_seat_view(number, state.seats.get(number)) for number in range(1, table.seat_count + 1)]
+    view = TableView(table=table, seats=seats)
+    if state.hand is not None:
+        _add_hand(view, state, now)
     return view
 
 
-def _seat_view(number: int, spot: SeatSpot, seat: Seat | None, user_id: int | None) -> SeatView:
+def _seat_view(number: int, seat: Seat | None) -> SeatView:
     if seat is None:
-        return SeatView(number, spot)
+        return SeatView(number)
     return SeatView(
         number,
-        spot,
         player=seat.player.username,
         player_id=seat.player_id,
         stack=seat.stack,
-        is_viewer=seat.player_id == user_id,
         status=_seat_status(seat),
         disconnected=seat.disconnected_at is not None,
     )
@@ -158,55 +130,50 @@ def _seat_status(seat: Seat) -> str:
     return seat.get_state_display()
 
 
-def _add_hand(view: TableView, hand: Hand, user_id: int | None, now: datetime) -> None:
-    """Put the latest hand on the table as the viewer may see it."""
-    players = dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "player_id"))
-    viewer_hand_seat = next((seat for seat, player in players.items() if player == user_id), None)
-    events, engine = _replayed(hand)
-    state = view_for(engine, viewer_hand_seat)
-    visible = visible_events(events, viewer_hand_seat)
+def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
+    """Put the latest hand on the table as a spectator may see it."""
+    hand, players = state.hand, state.hand_players
+    projection = view_for(state.engine, None)
     running = hand.state == Hand.State.RUNNING
-    best_five = {e["seat"]: e["best_five"] for e in visible if e["type"] == ev.HAND_SHOWN}
-    category = {e["seat"]: e["category"] for e in visible if e["type"] == ev.HAND_SHOWN}
-    winnings = _winnings(state["results"])
+    shown = [e for e in state.events if e["type"] == ev.HAND_SHOWN]
+    best_five = {e["seat"]: e["best_five"] for e in shown}
+    category = {e["seat"]: e["category"] for e in shown}
+    winnings = _winnings(projection["results"])
     winning_cards = {card for seat in winnings for card in best_five.get(seat, ())}
 
     seats_by_number = {seat.number: seat for seat in view.seats}
-    for played in state["seats"]:
+    for played in projection["seats"]:
         seat = seats_by_number[played["seat"]]
         if players.get(played["seat"]) != seat.player_id:
             continue  # the player has left; whoever sits there now was not in this hand
+        seat.in_hand = True
         seat.folded = played["status"] == "folded"
         seat.bet = played["bet"]
         if running:
             seat.status = _ENGINE_STATUS_LABELS.get(played["status"], seat.status)
-        seat.is_turn = state["to_act"] == played["seat"]
-        seat.blind = {state["small_blind_seat"]: "SB", state["big_blind_seat"]: "BB"}.get(played["seat"], "")
+        seat.is_turn = projection["to_act"] == played["seat"]
+        seat.blind = {projection["small_blind_seat"]: "SB", projection["big_blind_seat"]: "BB"}.get(played["seat"], "")
         if played["cards"]:
             seat.cards = card_views(played["cards"], winning_cards if played["seat"] in winnings else ())
         elif running and not seat.folded:
             seat.face_down = 4  # once the hand is over, unshown cards are mucked
         seat.hand_category = category.get(played["seat"], "")
         seat.won = winnings.get(played["seat"], 0)
+    for seat in view.seats:
+        seat.is_button = seat.number == projection["button"]
 
     view.hand = HandView(
         number=hand.number,
         is_over=not running,
-        street=state["street"],
-        board=card_views(state["board"], winning_cards),
-        pots=_pots(state),
-        total_pot=state["total_pot"] if running else sum(award["amount"] for award in state["results"]),
+        street=projection["street"],
+        board=card_views(projection["board"], winning_cards),
+        pots=_pots(projection),
+        total_pot=projection["total_pot"] if running else sum(award["amount"] for award in projection["results"]),
+        winning_cards=winning_cards,
     )
-    for seat in view.seats:
-        seat.is_button = seat.number == state["button"]
-    if viewer_hand_seat is not None:
-        me = next(played for played in state["seats"] if played["seat"] == viewer_hand_seat)
-        view.my_cards = card_views(me["cards"] or (), winning_cards if viewer_hand_seat in winnings else ())
-        view.in_running_hand = running and me["status"] == "active"
     if running:
-        view.controls = action_controls(state, hand.sequence)
         view.clock = _clock(view, hand, now)
-    view.log = log_lines(visible)
+    view.log = log_lines(visible_events(state.events, None), dealt_slot=True)
 
 
 def _winnings(results: list[dict]) -> dict[int, int]:
@@ -217,8 +184,8 @@ def _winnings(results: list[dict]) -> dict[int, int]:
     return won
 
 
-def _pots(state: dict) -> list[PotView]:
-    pots = state["pots"]
+def _pots(projection: dict) -> list[PotView]:
+    pots = projection["pots"]
     if len(pots) < 2:
         return []  # one pot: the total says it all
     return [PotView("Main pot" if k == 0 else f"Side pot {k}", pot["amount"]) for k, pot in enumerate(pots)]
@@ -230,22 +197,3 @@ def _clock(view: TableView, hand: Hand, now: datetime) -> TurnClock | None:
     seat = next(seat for seat in view.seats if seat.number == hand.turn_seat)
     remaining = int((hand.turn_deadline - now).total_seconds() * 1000)
     return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds)
-
-
-# Every screen of a table shows the same hand state: replay it once per state in this process.
-# The log is append-only and every append bumps the hand's sequence, so (hand, sequence) names
-# one state for good. Callers only read what is cached here.
-_REPLAYS: OrderedDict[tuple[int, int, str], tuple[list[dict], EngineHand]] = OrderedDict()
-_REPLAYS_KEPT = 512
-
-
-def _replayed(hand: Hand) -> tuple[list[dict], EngineHand]:
-    key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
-    cached = _REPLAYS.get(key)
-    if cached is None:
-        events = logged_events(hand)
-        cached = _REPLAYS[key] = (events, rebuild(hand, events))
-        while len(_REPLAYS) > _REPLAYS_KEPT:
-            _REPLAYS.popitem(last=False)
-    return cached
-

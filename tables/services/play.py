@@ -19,6 +19,7 @@ from tables.engine.cards import format_cards
 from tables.engine.deck import deck_commitment, new_salt, shuffled_deck
 from tables.engine.positions import SeatStatus, plan_next_hand
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.presentation.table_state import table_state
 
 from .errors import StaleAction, TableError
 from .hand_log import append_events, rebuild
@@ -117,7 +118,7 @@ def act(
     with transaction.atomic():
         table = lock_table(table_id)
         hand = _current_hand(table, sequence)
-        seats = list(Seat.objects.filter(table=table))
+        seats = list(Seat.objects.filter(table=table).select_related("player"))
         seat = next((seat for seat in seats if seat.player_id == user.pk), None)
         if seat is None:
             raise TableError("You have no seat at this table.")
@@ -130,7 +131,11 @@ def act(
         engine = rebuild(hand)
         events = engine.apply(Action(seat.number, action_kind, amount))
         record_engine_change(table, hand, engine, events, now, seats=seats)
-        mark_changed(table)
+        if engine.is_over:  # settling moved chips and seats: the screens read the table again
+            mark_changed(table)
+        else:  # the rows held here are the new state: the screens need not read them again
+            held = {seat.number: seat for seat in seats}
+            mark_changed(table, screens_from=lambda: table_state(table, held, hand, engine), lobby=False)
     return hand
 
 

@@ -1,4 +1,5 @@
-"""The write path stays small: one player action costs a bounded number of SQL statements."""
+"""The write path stays small: one player action, with every screen it updates, costs a bounded
+number of SQL statements."""
 
 import pytest
 from django.db import connection
@@ -10,10 +11,18 @@ from .conftest import running, sit
 
 pytestmark = pytest.mark.django_db
 
-ACTION_QUERY_BUDGET = 10  # bench/load measures the whole system; this pins the service alone
+# bench/load measures the whole system; this pins the action and its screens in one process.
+ACTION_QUERY_BUDGET = 10
 
 
-def test_an_action_mid_hand_costs_at_most_ten_statements(make_player, make_table):
+def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
+    make_player, make_table, django_capture_on_commit_callbacks, monkeypatch
+):
+    from tables import notify
+
+    published = []
+    render_screens = notify.screens
+    monkeypatch.setattr(notify, "screens", lambda *args: published.append(render_screens(*args)) or published[-1])
     table = make_table()
     players = [make_player() for _ in range(6)]
     for number, player in enumerate(players, start=1):
@@ -23,8 +32,11 @@ def test_an_action_mid_hand_costs_at_most_ten_statements(make_player, make_table
     counts = []
     for _ in range(4):  # pre-flop calls: none of them ends the hand or a round
         hand = running(table)
-        with CaptureQueriesContext(connection) as queries:
+        with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
             services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="call", amount=None,
                          sequence=hand.sequence)
         counts.append(len([q for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]))
     assert max(counts) <= ACTION_QUERY_BUDGET, counts
+    # Every action rendered the public screen and each of the six players' own, once.
+    assert [len(screens.players) for screens in published] == [6, 6, 6, 6]
+    assert [screens.version for screens in published] == sorted({screens.version for screens in published})

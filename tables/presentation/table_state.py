@@ -1,0 +1,83 @@
+"""One table at one version, as read from the database: what every screen of it is made from.
+
+Screens are rendered from a ``TableState`` and nothing else, so the writer
+that just changed a table can hand over what it already holds (no second
+read), and a socket that connects reads it with ``load_table_state``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from tables.engine import Hand as EngineHand
+from tables.models import Hand, HandPlayer, Seat, Table
+from tables.services.hand_log import rebuild
+
+
+@dataclass(frozen=True)
+class TableState:
+    table: Table
+    seats: dict[int, Seat]  # occupied seats by number, with their players
+    hand: Hand | None  # the latest hand: it stays on the table after it ends
+    hand_players: dict[int, int]  # the latest hand's seat -> user id
+    engine: EngineHand | None  # the latest hand replayed from its log
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def events(self) -> list[dict]:
+        """The latest hand's whole log (replay yields the events it was logged from)."""
+        return self.engine.events if self.engine is not None else []
+
+
+def load_table_state(table_id: int) -> TableState | None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = {seat.number: seat for seat in Seat.objects.filter(table=table).select_related("player")}
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    return table_state(table, seats, hand)
+
+
+def table_state(table: Table, seats: dict[int, Seat], hand: Hand | None, engine: EngineHand | None = None) -> TableState:
+    """The state of a table whose rows the caller holds; ``engine``: the hand, if already replayed."""
+    if hand is None:
+        return TableState(table, seats, None, {}, None)
+    key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
+    if engine is not None:
+        _remember(_REPLAYS, key, engine)
+    return TableState(table, seats, hand, _hand_players(hand), _replayed(hand, key))
+
+
+# Every screen of a table shows the same hand state: replay it once per state in this process.
+# The log is append-only and every append bumps the hand's sequence, so (hand, sequence) names
+# one state for good; who played a hand never changes. Callers only read what is cached here.
+_REPLAYS: OrderedDict[tuple[int, int, str], EngineHand] = OrderedDict()
+_HAND_PLAYERS: OrderedDict[tuple[int, str], dict[int, int]] = OrderedDict()
+_KEPT = 512
+
+
+def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
+    cached = _REPLAYS.get(key)
+    if cached is None:
+        cached = _remember(_REPLAYS, key, rebuild(hand))
+    return cached
+
+
+def _hand_players(hand: Hand) -> dict[int, int]:
+    key = (hand.pk, hand.deck_commitment)
+    cached = _HAND_PLAYERS.get(key)
+    if cached is None:
+        players = dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "player_id"))
+        cached = _remember(_HAND_PLAYERS, key, players)
+    return cached
+
+
+def _remember(cache: OrderedDict, key, value):
+    cache[key] = value
+    while len(cache) > _KEPT:
+        cache.popitem(last=False)
+    return value

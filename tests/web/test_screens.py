@@ -1,0 +1,103 @@
+"""Screens are rendered once per change and routed: public fragments to every socket, a player's
+own only to that player's group; each viewer sees the table from their own seat."""
+
+import re
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from tables.notify import player_group, table_group
+from tables.presentation.fragments import felt_view_style
+
+from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, db, start_hand, table_viewer
+from .test_private_frames import leaks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_table_group_carries_no_hole_card_and_a_player_group_only_its_players(heads_up, channel_layer):
+    """Private stays private on the way, not only on the socket: what the channel layer carries."""
+    table, alice, bob = heads_up
+
+    async def scenario():
+        layer = get_channel_layer()
+        listeners = {}
+        for name, group in [
+            ("table", table_group(table.pk)),
+            ("alice", player_group(table.pk, alice.pk)),
+            ("bob", player_group(table.pk, bob.pk)),
+        ]:
+            listeners[name] = await layer.new_channel()
+            await layer.group_add(group, listeners[name])
+        await db(start_hand, table)
+        got = {name: await layer.receive(channel) for name, channel in listeners.items()}
+        public = "".join(got["table"]["fragments"].values())
+        assert got["table"]["type"] == "table.changed" and set(got["table"]["players"]) == {alice.pk, bob.pk}
+        assert "Dealt to you" not in public and leaks([public], SEAT_1_CARDS + SEAT_2_CARDS) == []
+        for name, mine, theirs in [("alice", SEAT_1_CARDS, SEAT_2_CARDS), ("bob", SEAT_2_CARDS, SEAT_1_CARDS)]:
+            own = "".join(got[name]["fragments"].values())
+            assert got[name]["type"] == "player.changed" and got[name]["version"] == got["table"]["version"]
+            assert leaks([own], mine) and leaks([own], theirs) == []
+
+    async_to_sync(scenario)()
+
+
+def _style_for_seat(frame: str, seat: int) -> str:
+    return re.search(rf"#felt \.seat\[data-seat=\"{seat}\"\] \{{ ([^}}]*)\}}", frame).group(1)
+
+
+def test_each_player_sees_their_own_seat_at_the_bottom_and_a_spectator_seat_one(heads_up, channel_layer):
+    table, alice, bob = heads_up
+    bottom = "--x: 50.00%"
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        bob_tab = await table_viewer(table, bob).connect()
+        spectator = await table_viewer(table).connect()
+        await db(start_hand, table)
+        for tab in (alice_tab, bob_tab, spectator):
+            await tab.drain()
+        seen = {tab: "".join(tab.frames) for tab in (alice_tab, bob_tab, spectator)}
+        assert _style_for_seat(seen[alice_tab], 1).startswith(bottom)
+        assert _style_for_seat(seen[bob_tab], 2).startswith(bottom)
+        assert _style_for_seat(seen[spectator], 1).startswith(bottom)
+        assert not _style_for_seat(seen[bob_tab], 1).startswith(bottom)
+        # Each one's own seat box is marked as theirs, and only in their frames.
+        assert 'id="seat-2" class="seat mine' in seen[bob_tab] and "seat mine" not in seen[alice_tab].replace(
+            'id="seat-1" class="seat mine', ""
+        )
+        assert "seat mine" not in seen[spectator]
+        for tab in (alice_tab, bob_tab, spectator):
+            await tab.close()
+
+    async_to_sync(scenario)()
+
+
+def test_a_watcher_gets_new_seat_forms_when_a_seat_frees_up(heads_up, make_player, make_table, channel_layer):
+    table, alice, bob = heads_up
+    carol = make_player("carol")
+
+    async def scenario():
+        watcher = await table_viewer(table, carol).connect()
+        assert '<option value="2">' not in watcher.frames[0]
+        alice_tab = await table_viewer(table, alice).connect()
+        bob_tab = await table_viewer(table, bob).connect()
+        await bob_tab.send(action="leave")
+        frame = await watcher.until('<option value="2">')
+        assert 'id="sit-form"' in frame and "bankroll 10000" in frame
+        # And bob, now without a seat, is offered the seat forms too.
+        assert 'id="sit-form"' in await bob_tab.until('id="sit-form"')
+        for tab in (watcher, alice_tab, bob_tab):
+            await tab.close()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("seat_count, bottom", [(2, 2), (6, 3), (10, 10)])
+def test_the_felt_seen_from_a_seat_puts_it_at_six_o_clock(seat_count, bottom):
+    style = felt_view_style(seat_count, bottom, False)
+    assert _style_for_seat(style, bottom).startswith("--x: 50.00%")
+    assert style.count("#felt .seat[") == seat_count
+    assert "#felt .sit-here { display: none; }" in style  # no seat form: no "Sit here" buttons
+    assert "#felt .seat-free { display: none; }" in felt_view_style(seat_count, bottom, True)
