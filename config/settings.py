@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+import jinja2
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -68,6 +69,14 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
         },
+    },
+    {
+        # The HTML fragments pushed over websockets (tables/presentation/fragments.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "fragments",
+        "DIRS": [BASE_DIR / "templates" / "fragments"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment", "undefined": jinja2.StrictUndefined},
     },
 ]
 
@@ -127,7 +136,9 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py's default 5 s read timeout equals channels-redis's blocking
             # receive: an idle socket would fail every 5 s without a longer one.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10}]},
+            # redis-py refuses a 101st concurrent command per pool by default; hundreds
+            # of sockets joining their groups at once (a restart) need more.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -9,6 +9,8 @@ consumer.
 
 from __future__ import annotations
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
@@ -49,7 +51,8 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
         "players": list(rendered.players),
         "spectator_key": rendered.spectator_key,
     }
-    await layer.group_send(table_group(table_id), public)
+    sends = [layer.group_send(table_group(table_id), public)]
     for user_id, own in rendered.players.items():
         message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
-        await layer.group_send(player_group(table_id, user_id), message)
+        sends.append(layer.group_send(player_group(table_id, user_id), message))
+    await asyncio.gather(*sends)  # one round trip to Redis for all of them

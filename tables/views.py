@@ -6,14 +6,14 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
-from .presentation.fragments import felt_view_style
+from .presentation.fragments import lobby_rows_fragment, page_fragments
 from .presentation.lobby import lobby_rows
 from .presentation.screens import views_for
 from .presentation.table_state import load_table_state
 
 
 def lobby(request):
-    return render(request, "tables/lobby.html", {"rows": lobby_rows()})
+    return render(request, "tables/lobby.html", {"lobby_rows": lobby_rows_fragment(lobby_rows())})
 
 
 def table_page(request, table_id: int):
@@ -22,10 +22,5 @@ def table_page(request, table_id: int):
         raise Http404("No such table.")
     view, me = views_for(state, request.user, timezone.now())
     # The socket's first message replaces the live parts; this render makes the page whole before it.
-    context = {
-        "view": view,
-        "me": me,
-        "felt_view": felt_view_style(state.table.seat_count, me.bottom_seat, me.can_sit_down),
-        "request_id": uuid.uuid4(),
-    }
-    return render(request, "tables/table.html", context)
+    page = page_fragments(view, me, str(uuid.uuid4()))
+    return render(request, "tables/table.html", {"view": view, "page": page})

@@ -19,10 +19,11 @@ def percentiles(values: list[float]) -> dict:
             "mean": round(statistics.fmean(ordered), 1)}
 
 
-def read_query_total(directory: Path) -> int:
-    """Sum of the SQL statement counters the daphne probes write (bench.load.probe)."""
+def read_query_total(directory: Path, role: str) -> int:
+    """Sum of the SQL statement counters the ``role`` ("web" or "worker") processes write
+    (bench.load.query_counter); a killed process's file keeps its last total."""
     total = 0
-    for path in Path(directory).glob("queries-*.txt"):
+    for path in Path(directory).glob(f"queries-{role}-*.txt"):
         try:
             total += int(path.read_text() or 0)
         except (OSError, ValueError):

@@ -62,36 +62,45 @@ def running_hands_detail(table_ids: list[int]) -> list[str]:
     ]
 
 
+def _ratio(part: int | None, whole: int) -> float | None:
+    return round(part / whole, 1) if part and whole else None
+
+
 @dataclass
 class PlayResult:
     seconds: float = 0.0
     hands: int = 0
     actions: int = 0
     changes: int = 0
-    web_queries: int | None = None
+    web_queries: int | None = None  # SQL statements the daphne processes ran in the measured window
+    worker_queries: int | None = None  # ... and the celery worker (hand starts, timeouts)
     stats: object = None
     max_overdue_seen: int = 0
     stuck: list[str] = field(default_factory=list)
     faults: list[dict] = field(default_factory=list)
     drain_seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # those of the measured window, not of the drain
 
     def summary(self) -> dict:
         s = self.stats
-        lat = percentiles([x * 1000 for x in s.latencies])
+        lat = percentiles([x * 1000 for x in self.latencies])
         minutes = self.seconds / 60 if self.seconds else 1
         return {
             "seconds": round(self.seconds, 1),
             "hands": self.hands,
             "hands_per_minute": round(self.hands / minutes, 1),
-            "actions_sent": s.actions,
-            "actions_per_second": round(s.actions / self.seconds, 1) if self.seconds else 0,
+            "actions_sent": self.actions,
+            "actions_per_second": round(self.actions / self.seconds, 1) if self.seconds else 0,
             "table_changes": self.changes,
             "latency_ms": lat,
-            "latency_samples": len(s.latencies),
+            "latency_samples": len(self.latencies),
             "latency_unresolved": s.unresolved,
             "web_queries": self.web_queries,
-            "web_queries_per_action": round(self.web_queries / s.actions, 1) if self.web_queries and s.actions else None,
-            "web_queries_per_change": round(self.web_queries / self.changes, 1) if self.web_queries and self.changes else None,
+            "worker_queries": self.worker_queries,
+            "web_queries_per_action": _ratio(self.web_queries, self.actions),
+            "queries_per_action": _ratio(self.web_queries + self.worker_queries, self.actions)
+            if self.web_queries is not None and self.worker_queries is not None else None,
+            "queries_per_change": _ratio((self.web_queries or 0) + (self.worker_queries or 0), self.changes),
             "double_submits": s.doubles,
             "silent_turns": s.silent,
             "disconnects": s.disconnects,
@@ -128,7 +137,7 @@ async def play(
             harness.stats.latencies.clear()
             harness.stats.actions = 0
         start_counts = await db.run(table_counts, table_ids)
-        q0 = read_query_total(probe_dir) if probe_dir else None
+        q0 = {role: read_query_total(probe_dir, role) for role in ("web", "worker")} if probe_dir else None
         t0 = time.monotonic()
         fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
         last_log = t0
@@ -151,13 +160,15 @@ async def play(
             except asyncio.CancelledError:
                 result.faults = getattr(fault_task, "events", [])
         result.seconds = time.monotonic() - t0
+        result.latencies = list(harness.stats.latencies)
+        result.actions = harness.stats.actions
         end_counts = await db.run(table_counts, table_ids)
         result.hands = end_counts["complete"] - start_counts["complete"]
         result.changes = end_counts["versions"] - start_counts["versions"]
         if probe_dir:
             await asyncio.sleep(1.2)  # the probes write their totals once a second
-            result.web_queries = read_query_total(probe_dir) - q0
-        result.actions = harness.stats.actions
+            result.web_queries = read_query_total(probe_dir, "web") - q0["web"]
+            result.worker_queries = read_query_total(probe_dir, "worker") - q0["worker"]
         # Drain: everyone sits out after the current hand; every running hand must finish.
         harness.draining.set()
         for bot in bots:

@@ -150,7 +150,7 @@ class Stack:
     web: int = 1
     base_port: int | None = None
     worker_concurrency: int = 2
-    probe: bool = True  # daphne counts its SQL queries (bench.load.probe); False: plain config.asgi
+    probe: bool = True  # daphne and the worker count their SQL statements (bench.load.probe*); False: plain apps
     beat: bool = True
     procs: dict[str, Proc] = field(default_factory=dict)
 
@@ -168,7 +168,8 @@ class Stack:
             )
         self.procs["worker"] = Proc(
             "worker",
-            [py, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--without-mingle",
+            [py, "-m", "celery", "-A", "bench.load.probe_worker" if self.probe else "config", "worker",
+             "--loglevel=WARNING", "--without-mingle",
              "--without-gossip", "--without-heartbeat", f"--concurrency={self.worker_concurrency}",
              "-n", f"bench-{os.getpid()}@%h"],
             env, self.log_dir / "worker.log",

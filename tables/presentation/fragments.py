@@ -3,22 +3,24 @@
 A screen is the public fragments (the same for everyone at the table) followed
 by its viewer's own: the layout seen from their seat, their seat box and
 "Dealt to you" line (which patch the public felt and log, so they must follow
-them), their controls and seat forms.
+them), their controls and seat forms. The templates are Jinja2
+(``templates/fragments``): they are rendered on every change.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from .layout import seat_spots
 from .lobby import LobbyRow
 from .table_view import TableView
 from .viewer_view import ViewerView
 
-PUBLIC_FRAGMENTS = {"felt": "tables/_felt.html", "hand-log": "tables/_hand_log.html"}
+PUBLIC_FRAGMENTS = {"felt": "tables/felt.html", "hand-log": "tables/hand_log.html"}
 # Viewer fragments that live inside a public one: sent again whenever it is.
 PATCHES = {"felt": ("own-seat",), "hand-log": ("dealt-to-you",)}
 # The seat forms' one-time request id belongs to each socket: it replaces this in "seat-panel".
@@ -26,27 +28,36 @@ REQUEST_ID_SLOT = "request-id-slot"
 
 
 def public_fragments(view: TableView) -> dict[str, str]:
-    context = {"view": view}
-    return {element_id: render_to_string(template, context) for element_id, template in PUBLIC_FRAGMENTS.items()}
+    context = {"view": view, "me": None}
+    return {element_id: _render(template, context) for element_id, template in PUBLIC_FRAGMENTS.items()}
 
 
 def viewer_fragments(view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT) -> dict[str, str]:
     context = {"view": view, "me": me, "request_id": request_id}
     fragments = {"felt-view": felt_view_style(view.table.seat_count, me.bottom_seat, me.can_sit_down)}
+    ui = _template("tables/ui.html").module
     if me.own_seat is not None:
-        fragments["own-seat"] = render_to_string("tables/_seat.html", {**context, "seat": me.own_seat})
+        fragments["own-seat"] = str(ui.seat_box(me.own_seat, view))
     if me.dealt_line is not None:
-        fragments["dealt-to-you"] = render_to_string("tables/_dealt_line.html", {"line": me.dealt_line})
-    fragments["controls"] = render_to_string("tables/_controls.html", context)
-    fragments["seat-panel"] = render_to_string("tables/_seat_panel.html", context)
+        fragments["dealt-to-you"] = str(ui.dealt_line(me.dealt_line))
+    fragments["controls"] = _render("tables/controls.html", context)
+    fragments["seat-panel"] = _render("tables/seat_panel.html", context)
     return fragments
+
+
+def page_fragments(view: TableView, me: ViewerView, request_id: str) -> dict[str, SafeString]:
+    """The live parts of the table page as first served: the felt and log already hold the viewer's own."""
+    context = {"view": view, "me": me}
+    page = {element_id: _render(template, context) for element_id, template in PUBLIC_FRAGMENTS.items()}
+    page.update(viewer_fragments(view, me, request_id))
+    return {element_id.replace("-", "_"): mark_safe(html) for element_id, html in page.items()}
 
 
 @lru_cache(maxsize=256)
 def felt_view_style(seat_count: int, bottom_seat: int, can_sit_down: bool) -> str:
     """Where each seat, bet and dealer button goes as seen from ``bottom_seat``, as a style sheet."""
     context = {"spots": sorted(seat_spots(seat_count, bottom_seat).items()), "can_sit_down": can_sit_down}
-    return render_to_string("tables/_felt_view.html", context)
+    return _render("tables/felt_view.html", context)
 
 
 def error_fragment(message: str = "") -> str:
@@ -54,9 +65,17 @@ def error_fragment(message: str = "") -> str:
     return format_html('<div id="table-error" class="table-error" role="alert">{}</div>', message)
 
 
-def lobby_rows_fragment(rows: list[LobbyRow]) -> str:
-    return render_to_string("tables/_lobby_rows.html", {"rows": rows})
+def lobby_rows_fragment(rows: list[LobbyRow]) -> SafeString:
+    return mark_safe(_render("tables/lobby_rows.html", {"rows": rows}))
 
 
 def lobby_row_fragment(row: LobbyRow) -> str:
-    return render_to_string("tables/_lobby_row.html", {"row": row})
+    return _render("tables/lobby_rows.html", {"row": row})
+
+
+def _template(name: str):
+    return engines["fragments"].env.get_template(name)
+
+
+def _render(name: str, context: dict) -> str:
+    return _template(name).render(context).strip()  # htmx swaps each top-level element
