@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             profile = Profile(think_mean=args.pace, think_max=args.pace * 5)
             figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=profile,
                                     duration=args.duration, warmup=args.warmup, action_seconds=30,
-                                    countdown_seconds=10, seed=args.seed, measure_queries=True, log=log)
+                                    countdown_seconds=10, seed=args.seed, measure_queries=True, log=log,
+                                    drain_timeout=240)  # hands at human pace take a minute or two
         elif args.command == "soak":
             figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=runs.CHAOS,
                                     duration=args.max_minutes * 60, hands=args.hands, seed=args.seed, log=log)
