@@ -55,4 +55,4 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
     for user_id, own in rendered.players.items():
         message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
         sends.append(layer.group_send(player_group(table_id, user_id), message))
-    await asyncio.gather(*sends)  # one round trip to Redis for all of them
+    await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another
