@@ -7,7 +7,6 @@ harness can divide statements by actions without touching the app.
 
 from __future__ import annotations
 
-import itertools
 import os
 import threading
 import time
@@ -17,7 +16,6 @@ from django.db.backends.signals import connection_created
 
 _total = [0]
 _lock = threading.Lock()
-_ids = itertools.count()
 
 
 def _counter(execute, sql, params, many, context):
@@ -44,6 +42,6 @@ def start_counting(role: str) -> None:
 def _write(path: Path) -> None:
     while True:
         time.sleep(1.0)
-        tmp = path.with_suffix(f".tmp{next(_ids)}")
+        tmp = path.with_suffix(".tmp")
         tmp.write_text(str(_total[0]))
         tmp.replace(path)

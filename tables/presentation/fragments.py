@@ -35,7 +35,7 @@ def public_fragments(view: TableView) -> dict[str, str]:
 def viewer_fragments(view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT) -> dict[str, str]:
     context = {"view": view, "me": me, "request_id": request_id}
     fragments = {"felt-view": felt_view_style(view.table.seat_count, me.bottom_seat, me.can_sit_down)}
-    ui = _template("tables/ui.html").module
+    ui = _macros()
     if me.own_seat is not None:
         fragments["own-seat"] = str(ui.seat_box(me.own_seat, view))
     if me.dealt_line is not None:
@@ -70,7 +70,12 @@ def lobby_rows_fragment(rows: list[LobbyRow]) -> SafeString:
 
 
 def lobby_row_fragment(row: LobbyRow) -> str:
-    return _render("tables/lobby_rows.html", {"row": row})
+    return str(_macros().lobby_row(row)).strip()
+
+
+def _macros():
+    """The pieces several fragments share (``tables/ui.html``), to render one on its own."""
+    return _template("tables/ui.html").module
 
 
 def _template(name: str):
