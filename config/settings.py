@@ -148,6 +148,21 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
+# The cache holds short-lived counters (rate limits, open sockets): Redis in production,
+# this process's memory on the embedded default. CACHE_URL may name a Redis database of its
+# own (the tests use one, as they clear it between tests).
+CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "omaha",
+            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "omaha"}}
 # Without Redis there is no beat process: the server runs the table clock itself.
 EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True

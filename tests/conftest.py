@@ -7,6 +7,15 @@ import pytest
 _usernames = itertools.count(1)
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Every test starts with no rate-limit or socket counters left by another."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def make_player(db):
     """Register a player the way sign-up does: account plus the play-money grant."""
