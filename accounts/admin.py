@@ -1,5 +1,3 @@
-import uuid
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -12,13 +10,16 @@ from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import LedgerAccount
 
+from .forms import IdempotentForm
 from .models import User
+from .request_ids import RequestIdRefused, new_request_id, request_nonce
+
+ADJUST = "adjust-bankroll"  # the request ids' purpose
 
 
-class BankrollAdjustmentForm(forms.Form):
+class BankrollAdjustmentForm(IdempotentForm):
     amount = forms.IntegerField(help_text="Chips to add (positive) or remove (negative).")
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
-    request_id = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4)
 
     def clean_amount(self):
         amount = self.cleaned_data["amount"]
@@ -70,7 +71,9 @@ class UserAdmin(DjangoUserAdmin):
         if not self.has_change_permission(request):
             return redirect("admin:index")
         player = get_object_or_404(User, pk=user_id)
-        form = BankrollAdjustmentForm(request.POST or None)
+        form = BankrollAdjustmentForm(
+            request.POST or None, initial={"request_id": new_request_id(request.user.pk, ADJUST)}
+        )
         if request.method == "POST" and form.is_valid():
             try:
                 cashier.adjust(
@@ -78,9 +81,9 @@ class UserAdmin(DjangoUserAdmin):
                     amount=form.cleaned_data["amount"],
                     reason=form.cleaned_data["reason"],
                     staff=request.user,
-                    idempotency_key=f"adjust:{form.cleaned_data['request_id']}",
+                    request_id=request_nonce(form.cleaned_data["request_id"], user_id=request.user.pk, purpose=ADJUST),
                 )
-            except CashierError as error:
+            except (RequestIdRefused, CashierError) as error:
                 form.add_error(None, str(error))
             else:
                 self.message_user(request, f"Adjusted {player}'s bankroll by {form.cleaned_data['amount']:+,}.")

@@ -1,5 +1,3 @@
-import uuid
-
 from django import forms
 from django.contrib.auth.forms import BaseUserCreationForm
 
@@ -13,13 +11,11 @@ class SignupForm(BaseUserCreationForm):
 
 
 class IdempotentForm(forms.Form):
-    """A form that carries a one-time key made when it is rendered.
+    """A form that carries the server's one-time request id (``accounts.request_ids``), made
+    when it is rendered: submitting it twice (double click, resubmitted page) sends the same
+    id, so the chips move once."""
 
-    Submitting it twice (double click, resubmitted page) sends the same key,
-    so the cashier applies it once.
-    """
-
-    request_id = forms.UUIDField(widget=forms.HiddenInput, initial=uuid.uuid4)
+    request_id = forms.CharField(widget=forms.HiddenInput, max_length=200)
 
 
 class ReloadForm(IdempotentForm):

@@ -10,5 +10,5 @@ from .models import User
 def register_player(*, username: str, password: str, email: str = "") -> User:
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password, email=email)
-        cashier.grant(user=user, idempotency_key=f"signup-grant:{user.pk}")
+        cashier.grant(user=user)
     return user

@@ -9,6 +9,7 @@ from cashier.errors import CashierError
 from cashier.models import LedgerEntry
 
 from .forms import ReloadForm, SignupForm
+from .request_ids import RequestIdRefused, new_request_id, request_nonce
 from .services import register_player
 
 
@@ -20,6 +21,9 @@ def signup(request):
         messages.success(request, f"Welcome! {cashier.bankroll_balance(user):,} play chips are in your bankroll.")
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
+
+
+RELOAD = "reload"  # the request ids' purpose
 
 
 @login_required
@@ -36,7 +40,7 @@ def profile(request):
             "bankroll": cashier.bankroll_balance(request.user),
             "entries": entries,
             "reload": cashier.reload_status(user=request.user),
-            "reload_form": ReloadForm(),
+            "reload_form": ReloadForm(initial={"request_id": new_request_id(request.user.pk, RELOAD)}),
         },
     )
 
@@ -49,10 +53,13 @@ def reload_bankroll(request):
         messages.error(request, "That form has expired; please try again.")
         return redirect("profile")
     try:
-        record = cashier.reload(user=request.user, idempotency_key=f"reload:{form.cleaned_data['request_id']}")
-    except CashierError as error:
+        nonce = request_nonce(form.cleaned_data["request_id"], user_id=request.user.pk, purpose=RELOAD)
+        reloaded = cashier.reload(user=request.user, request_id=nonce)
+    except (RequestIdRefused, CashierError) as error:
         messages.error(request, str(error))
     else:
-        amount = record.entries.get(account__user=request.user).amount
-        messages.success(request, f"Reloaded {amount:,} chips.")
+        if reloaded.replayed:
+            messages.info(request, "That reload was already made.")
+        else:
+            messages.success(request, f"Reloaded {reloaded.amount:,} chips.")
     return redirect("profile")

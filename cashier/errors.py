@@ -17,5 +17,13 @@ class IdempotencyConflict(CashierError):
     pass
 
 
+class InvalidRequest(CashierError):
+    """A request id or reference the server did not make."""
+
+
+class RequestAlreadyUsed(CashierError):
+    """The request already paid for a chip movement: nothing moves again."""
+
+
 class ReloadNotAllowed(CashierError):
     pass

@@ -61,18 +61,36 @@ class LedgerTransaction(models.Model):
         ADJUSTMENT = "adjustment", "Staff adjustment"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    # A retried request carries the same key and gets the same transaction back.
+    # Built by the cashier from what the movement pays for (never taken from a client): a
+    # retried request builds the same key and gets the same transaction back.
     idempotency_key = models.CharField(max_length=120, unique=True)
     # What the request asked for, so a reused key with other data is refused.
     fingerprint = models.CharField(max_length=64)
+    reference = models.CharField(
+        max_length=60,
+        db_index=True,
+        help_text="What the movement pays for: a seat occupancy (seat-session:17) or a player (user:5).",
+    )
     memo = models.TextField(blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment).",
+    )
+    request_id = models.CharField(
+        max_length=64, null=True, blank=True, help_text="The nonce of the server-made request id it answers."
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["-id"]
+        constraints = [
+            # A request pays for one movement: replayed for another seat, purpose or amount, it is refused.
+            models.UniqueConstraint(fields=["created_by", "request_id"], name="one_movement_per_request"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()}"

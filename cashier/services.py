@@ -2,14 +2,24 @@
 
 Every function moves chips between two ledger accounts through `_transfer`,
 which locks both account rows in primary-key order (no deadlocks), records
-one balanced transaction under an idempotency key, and updates the cached
-balances. A retried call with the same key returns the original
-transaction; the same key with other data raises IdempotencyConflict.
+one balanced transaction, and updates the cached balances.
+
+Idempotency is the server's: each function builds its transaction's key from
+what the chips pay for, never from a client's text. A buy-in and a cash-out
+belong to one seat occupancy (at most one of each), a top-up to one occupancy
+and one request, a reload or a staff adjustment to one player and one request.
+The same request again finds its transaction and moves nothing
+(``Transfer.replayed``); the same key with other data raises
+IdempotencyConflict. A request id (the nonce of a server-made one,
+``accounts.request_ids``) pays for one movement of the user who made it: used
+again for anything else (another seat, another form), it raises
+RequestAlreadyUsed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,11 +27,33 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
-from .errors import IdempotencyConflict, InsufficientChips, InvalidAmount, ReloadNotAllowed
+from .errors import (
+    IdempotencyConflict,
+    InsufficientChips,
+    InvalidAmount,
+    InvalidRequest,
+    ReloadNotAllowed,
+    RequestAlreadyUsed,
+)
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
 
 Kind = LedgerTransaction.Kind
+
+# Request ids are made by the server (a UUID per form or socket); anything else is refused.
+_REQUEST_ID = re.compile(r"[0-9A-Za-z-]{8,64}")
+# What table movements pay for: one seat occupancy of the tables app.
+_OCCUPANCY = re.compile(r"seat-session:[1-9][0-9]*")
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One chip movement. ``replayed``: the request was already applied; nothing moved this time."""
+
+    transaction: LedgerTransaction
+    amount: int
+    replayed: bool
 
 
 # --- accounts ---------------------------------------------------------------
@@ -48,15 +80,22 @@ def bankroll_balance(user) -> int:
     ).first() or 0
 
 
+def request_used(*, user, request_id: str) -> bool:
+    """Whether the request (the nonce of a server-made request id) already paid for a movement."""
+    return LedgerTransaction.objects.filter(created_by=user, request_id=request_id).exists()
+
+
 # --- movements ----------------------------------------------------------------
 
 
-def grant(*, user, idempotency_key: str, amount: int | None = None) -> LedgerTransaction:
-    """Issue play money to a new player (the sign-up grant)."""
+def grant(*, user, amount: int | None = None) -> Transfer:
+    """Issue play money to a new player (the sign-up grant): once per player."""
     amount = settings.CHIPS_SIGNUP_GRANT if amount is None else amount
+    reference = f"user:{user.pk}"
     return _transfer(
         kind=Kind.GRANT,
-        idempotency_key=idempotency_key,
+        key=f"grant:{reference}",
+        reference=reference,
         source=house_account(),
         destination=bankroll_account(user),
         amount=amount,
@@ -70,14 +109,24 @@ class ReloadStatus:
     reason: str
 
 
+def chips_owned(user) -> int:
+    """The bankroll plus every chip the player holds elsewhere (settings.CHIP_HOLDINGS: the
+    tables add their stacks, pending top-ups and the stacks they started a running hand with)."""
+    held = sum(import_string(path)(user) for path in getattr(settings, "CHIP_HOLDINGS", []))
+    return bankroll_balance(user) + held
+
+
 def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
-    """Whether the player may reload now: bankroll below the threshold, not too recently."""
+    """Whether the player may reload now: all their chips (bankroll and tables) below the
+    threshold, and the last reload long enough ago."""
     now = now or timezone.now()
-    balance = bankroll_balance(user)
-    if balance >= settings.CHIPS_RELOAD_BELOW:
-        return ReloadStatus(False, 0, f"Reloads are for bankrolls below {settings.CHIPS_RELOAD_BELOW:,} chips.")
+    owned = chips_owned(user)
+    if owned >= settings.CHIPS_RELOAD_BELOW:
+        return ReloadStatus(
+            False, 0, f"Reloads are for players with fewer than {settings.CHIPS_RELOAD_BELOW:,} chips, tables included."
+        )
     last = (
-        LedgerTransaction.objects.filter(kind=Kind.RELOAD, entries__account__user=user)
+        LedgerTransaction.objects.filter(kind=Kind.RELOAD, reference=f"user:{user.pk}")
         .order_by("-created_at")
         .values_list("created_at", flat=True)
         .first()
@@ -86,63 +135,75 @@ def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
         wait = settings.CHIPS_RELOAD_EVERY - (now - last)
         minutes = int(wait.total_seconds() // 60) + 1
         return ReloadStatus(False, 0, f"You can reload again in {minutes} minutes.")
-    return ReloadStatus(True, settings.CHIPS_SIGNUP_GRANT - balance, "")
+    return ReloadStatus(True, settings.CHIPS_SIGNUP_GRANT - owned, "")
 
 
-def reload(*, user, idempotency_key: str, now: datetime | None = None) -> LedgerTransaction:
-    """Top the bankroll back up to the sign-up grant, when eligible."""
+def reload(*, user, request_id: str, now: datetime | None = None) -> Transfer:
+    """Bring everything the player owns back up to the sign-up grant, when eligible."""
+    reference = f"user:{user.pk}"
+    key = f"reload:{reference}:{_checked_request_id(request_id)}"
     with transaction.atomic():
         # Lock the bankroll first so two reloads cannot both pass the check.
-        existing = _existing(idempotency_key)
-        if existing is not None:
-            return existing
         LedgerAccount.objects.select_for_update().get(pk=bankroll_account(user).pk)
+        existing = LedgerTransaction.objects.filter(idempotency_key=key).first()
+        if existing is not None:  # the key is this player's own: the same request again
+            return Transfer(existing, _credited(existing, user), replayed=True)
         status = reload_status(user=user, now=now)
         if not status.eligible:
             raise ReloadNotAllowed(status.reason)
         return _transfer(
             kind=Kind.RELOAD,
-            idempotency_key=idempotency_key,
+            key=key,
+            reference=reference,
             source=house_account(),
             destination=bankroll_account(user),
             amount=status.amount,
+            requested_by=user,
+            request_id=request_id,
         )
 
 
-def buy_in(*, user, table, amount: int, idempotency_key: str) -> LedgerTransaction:
-    """Bankroll -> table escrow, when a player takes a seat."""
+def buy_in(*, user, table, amount: int, occupancy: str, request_id: str) -> Transfer:
+    """Bankroll -> table escrow, when a player takes a seat: one buy-in per seat occupancy."""
     return _transfer(
         kind=Kind.BUY_IN,
-        idempotency_key=idempotency_key,
+        key=f"buy-in:{_checked_occupancy(occupancy)}",
+        reference=occupancy,
         source=bankroll_account(user),
         destination=table_account(table),
         amount=amount,
+        requested_by=user,
+        request_id=_checked_request_id(request_id),
     )
 
 
-def top_up(*, user, table, amount: int, idempotency_key: str) -> LedgerTransaction:
-    """Bankroll -> table escrow, adding chips between hands."""
+def top_up(*, user, table, amount: int, occupancy: str, request_id: str) -> Transfer:
+    """Bankroll -> table escrow, adding chips to one seat occupancy for one request."""
     return _transfer(
         kind=Kind.TOP_UP,
-        idempotency_key=idempotency_key,
+        key=f"top-up:{_checked_occupancy(occupancy)}:{_checked_request_id(request_id)}",
+        reference=occupancy,
         source=bankroll_account(user),
         destination=table_account(table),
         amount=amount,
+        requested_by=user,
+        request_id=request_id,
     )
 
 
-def cash_out(*, user, table, amount: int, idempotency_key: str) -> LedgerTransaction:
-    """Table escrow -> bankroll, when a player leaves the table."""
+def cash_out(*, user, table, amount: int, occupancy: str) -> Transfer:
+    """Table escrow -> bankroll, when a seat occupancy ends: at most once per occupancy."""
     return _transfer(
         kind=Kind.CASH_OUT,
-        idempotency_key=idempotency_key,
+        key=f"cash-out:{_checked_occupancy(occupancy)}",
+        reference=occupancy,
         source=table_account(table),
         destination=bankroll_account(user),
         amount=amount,
     )
 
 
-def adjust(*, user, amount: int, reason: str, staff, idempotency_key: str) -> LedgerTransaction:
+def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfer:
     """A staff correction: positive credits the bankroll from the house, negative debits it."""
     if not reason.strip():
         raise InvalidAmount("An adjustment needs a reason.")
@@ -152,12 +213,14 @@ def adjust(*, user, amount: int, reason: str, staff, idempotency_key: str) -> Le
         source, destination = destination, source
     return _transfer(
         kind=Kind.ADJUSTMENT,
-        idempotency_key=idempotency_key,
+        key=f"adjustment:staff-{staff.pk}:{_checked_request_id(request_id)}",
+        reference=f"user:{user.pk}",
         source=source,
         destination=destination,
         amount=abs(amount),
         memo=reason.strip(),
-        created_by=staff,
+        requested_by=staff,
+        request_id=request_id,
     )
 
 
@@ -171,46 +234,70 @@ def _check_amount(amount: object, *, allow_negative: bool = False) -> None:
         raise InvalidAmount("The amount must be a positive number of chips.")
 
 
-def _existing(idempotency_key: str) -> LedgerTransaction | None:
-    return LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
+def _checked_request_id(request_id: object) -> str:
+    if not isinstance(request_id, str) or not _REQUEST_ID.fullmatch(request_id):
+        raise InvalidRequest("That request is not valid: reload the page and try again.")
+    return request_id
+
+
+def _checked_occupancy(occupancy: object) -> str:
+    if not isinstance(occupancy, str) or not _OCCUPANCY.fullmatch(occupancy):
+        raise InvalidRequest(f"A chip movement must name what it pays for; got {occupancy!r}.")
+    return occupancy
+
+
+def _credited(record: LedgerTransaction, user) -> int:
+    return record.entries.get(account__kind=LedgerAccount.Kind.BANKROLL, account__user=user).amount
 
 
 def _transfer(
     *,
     kind: str,
-    idempotency_key: str,
+    key: str,
+    reference: str,
     source: LedgerAccount,
     destination: LedgerAccount,
     amount: int,
     memo: str = "",
-    created_by=None,
-) -> LedgerTransaction:
+    requested_by=None,
+    request_id: str | None = None,
+) -> Transfer:
     _check_amount(amount)
-    if not idempotency_key:
-        raise InvalidAmount("A chip movement needs an idempotency key.")
-    fingerprint = hashlib.sha256(f"{kind}|{source.pk}|{destination.pk}|{amount}".encode()).hexdigest()
+    fingerprint = hashlib.sha256(
+        f"{kind}|{source.pk}|{destination.pk}|{amount}|{reference}|{memo}".encode()
+    ).hexdigest()
     with transaction.atomic():
         locked = {
             a.pk: a
             for a in LedgerAccount.objects.select_for_update().filter(pk__in=[source.pk, destination.pk]).order_by("pk")
         }
         # Checked under the locks: a concurrent twin has committed or not started.
-        existing = _existing(idempotency_key)
+        existing = LedgerTransaction.objects.filter(idempotency_key=key).first()
         if existing is not None:
             if existing.fingerprint != fingerprint:
                 raise IdempotencyConflict("This request was already used for a different chip movement.")
-            return existing
+            return Transfer(existing, amount, replayed=True)
+        if request_id is not None and LedgerTransaction.objects.filter(
+            created_by=requested_by, request_id=request_id
+        ).exists():
+            raise RequestAlreadyUsed("That request was already made.")
         payer = locked[source.pk]
         if payer.kind != LedgerAccount.Kind.HOUSE and payer.balance < amount:
             raise InsufficientChips(f"Not enough chips: {payer.balance:,} available, {amount:,} needed.")
         try:
             with transaction.atomic():
                 record = LedgerTransaction.objects.create(
-                    kind=kind, idempotency_key=idempotency_key, fingerprint=fingerprint, memo=memo, created_by=created_by
+                    kind=kind,
+                    idempotency_key=key,
+                    fingerprint=fingerprint,
+                    reference=reference,
+                    memo=memo,
+                    created_by=requested_by,
+                    request_id=request_id,
                 )
         except IntegrityError:
-            # Lost a race on the key without sharing a lock (different accounts).
-            raise IdempotencyConflict("This request was already used for a different chip movement.") from None
+            # Lost a race on the key or the request without sharing a lock (different accounts).
+            raise RequestAlreadyUsed("That request was already made.") from None
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(transaction=record, account_id=source.pk, amount=-amount),
@@ -219,4 +306,4 @@ def _transfer(
         )
         LedgerAccount.objects.filter(pk=source.pk).update(balance=F("balance") - amount)
         LedgerAccount.objects.filter(pk=destination.pk).update(balance=F("balance") + amount)
-    return record
+    return Transfer(record, amount, replayed=False)

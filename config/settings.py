@@ -111,6 +111,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sessions read through the cache (the database keeps them): the table sockets check the
+# session again on every frame that changes something.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -158,7 +161,8 @@ if CACHE_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "omaha",
-            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+            # Short timeouts: counters are read on the event loop, which must not wait long.
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
 else:
@@ -214,7 +218,18 @@ LOGGING = {
 }
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
-CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems"]
+CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
+# Chips a player holds outside their bankroll (a reload counts them): functions of a user.
+CHIP_HOLDINGS: list[str] = ["tables.selectors.chips_at_tables"]
+
+# A form's request id (accounts/request_ids.py) is refused after this many seconds.
+REQUEST_ID_MAX_AGE = env.int("REQUEST_ID_MAX_AGE", default=12 * 3600)
+
+# --- Websocket limits (tables/socket_guard.py) ----------------------------------
+WEBSOCKET_MAX_PER_USER = env.int("WEBSOCKET_MAX_PER_USER", default=8)
+WEBSOCKET_MAX_PER_IP = env.int("WEBSOCKET_MAX_PER_IP", default=50)
+WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=10)
+WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3)
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

@@ -30,7 +30,9 @@ class TableAdmin(admin.ModelAdmin):
                     "is_active", "closing")
     list_filter = ("variant", "is_active")
     search_fields = ("name",)
-    readonly_fields = ("closing", "version", "next_hand_at")
+    # Open or closed is changed by the actions only, which cash players out and update every
+    # screen; a field to untick would strand their chips in the escrow.
+    readonly_fields = ("is_active", "closing", "version", "next_hand_at")
     fieldsets = (
         (None, {"fields": ("name", "variant", "is_active", "closing")}),
         ("Stakes", {"fields": ("stake_small", "stake_big", "small_blind_override")}),
@@ -39,7 +41,7 @@ class TableAdmin(admin.ModelAdmin):
         ("State", {"fields": ("version", "next_hand_at"), "classes": ("collapse",)}),
     )
     inlines = [SeatInline]
-    actions = ["close_tables"]
+    actions = ["close_tables", "reopen_tables"]
 
     @admin.display(description="Seats taken")
     def seats_taken(self, table):
@@ -54,6 +56,15 @@ class TableAdmin(admin.ModelAdmin):
                 f"{table}: closed and players cashed out." if closed_now
                 else f"{table}: will close and cash out when the current hand ends.",
                 messages.SUCCESS,
+            )
+
+
+    @admin.action(description="Reopen the selected closed tables")
+    def reopen_tables(self, request, queryset):
+        for table in queryset:
+            reopened = services.reopen_table(table_id=table.pk)
+            self.message_user(
+                request, f"{table}: open again." if reopened else f"{table}: was already open.", messages.SUCCESS
             )
 
 

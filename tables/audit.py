@@ -1,21 +1,33 @@
-"""The tables' part of the chip audit: each escrow holds exactly the chips at its table.
+"""The tables' part of the chip audit.
 
-escrow = stacks behind + top-ups waiting for the hand to end + chips in the running hand.
+- Each escrow holds exactly the chips at its table: stacks behind + top-ups waiting for the
+  hand to end + chips in the running hand.
+- Every seat is paid for: it belongs to an open seat occupancy whose one buy-in moved the
+  chips it started with from the player's bankroll, and an occupancy that ended was cashed
+  out at most once, for what it had.
 """
 
 from __future__ import annotations
 
-from cashier.models import LedgerAccount
+from collections import defaultdict
 
-from .models import Hand, Seat
+from django.db.models import Q
+
+
+from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
+
+from .models import Hand, Seat, SeatSession, Table
+
+TABLE_MOVEMENTS = (LedgerTransaction.Kind.BUY_IN, LedgerTransaction.Kind.TOP_UP, LedgerTransaction.Kind.CASH_OUT)
 from .services.hand_log import rebuild
 
 
 def table_escrow_problems() -> list[str]:
     problems: list[str] = []
-    escrows = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).select_related("table")
-    for escrow in escrows:
-        table = escrow.table
+    escrows = dict(LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).values_list("table_id", "balance"))
+    # Every table with an escrow or with someone seated: a seat at a table no chips reached is a problem too.
+    for table in Table.objects.filter(Q(pk__in=escrows) | Q(seats__isnull=False)).distinct():
+        balance = escrows.get(table.pk, 0)
         at_table = sum(seat.stack + seat.pending_top_up for seat in Seat.objects.filter(table=table))
         hand = Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
         in_hand = 0
@@ -25,8 +37,41 @@ def table_escrow_problems() -> list[str]:
             in_hand = started_with - sum(engine.stacks.values())
             if in_hand < 0:
                 problems.append(f"{table}: hand #{hand.number} holds {in_hand} chips")
-        if escrow.balance != at_table + in_hand:
+        if balance != at_table + in_hand:
             problems.append(
-                f"{table}: escrow {escrow.balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}"
+                f"{table}: escrow {balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}"
             )
+    return problems
+
+
+def seat_occupancy_problems() -> list[str]:
+    problems: list[str] = []
+    # Chips each occupancy's movements put into its table's escrow, by kind.
+    paid: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    entries = LedgerEntry.objects.filter(
+        account__kind=LedgerAccount.Kind.TABLE, transaction__kind__in=TABLE_MOVEMENTS
+    ).values_list("transaction__reference", "transaction__kind", "amount")
+    for reference, kind, amount in entries:
+        paid[reference][kind].append(amount)
+    sessions = {session.pk: session for session in SeatSession.objects.all()}
+    for seat in Seat.objects.all():
+        session = sessions.get(seat.session_id)
+        if session is None or session.ended_at is not None:
+            problems.append(f"{seat}: no open seat occupancy")
+        elif (session.table_id, session.player_id, session.seat_number) != (seat.table_id, seat.player_id, seat.number):
+            problems.append(f"{seat}: its occupancy #{session.pk} is for another seat")
+    for session in sessions.values():
+        movements = paid.get(session.reference, {})
+        buy_ins = movements.get(LedgerTransaction.Kind.BUY_IN, [])
+        if buy_ins != [session.buy_in]:
+            problems.append(f"{session}: buy-in {session.buy_in} but the ledger has {buy_ins}")
+        cash_outs = [-amount for amount in movements.get(LedgerTransaction.Kind.CASH_OUT, [])]
+        if session.ended_at is None and cash_outs:
+            problems.append(f"{session}: cashed out while still seated")
+        if session.ended_at is not None and cash_outs != ([session.cashed_out] if session.cashed_out else []):
+            problems.append(f"{session}: ended with {session.cashed_out} but the ledger cashed out {cash_outs}")
+    unbound = LedgerTransaction.objects.filter(kind__in=TABLE_MOVEMENTS).exclude(reference__startswith="seat-session:")
+    legacy = unbound.filter(reference__startswith="table:").count()  # made before occupancies were recorded
+    if unbound.count() != legacy:
+        problems.append(f"{unbound.count() - legacy} table movements name no seat occupancy")
     return problems

@@ -62,6 +62,11 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
 }
 
 
+def seat_forms_purpose(table_id: int) -> str:
+    """What the request ids of a table's seat forms are for (``accounts.request_ids``)."""
+    return f"seat-forms:{table_id}"
+
+
 def parse_frame(text: object) -> tuple[str, dict]:
     """``(command, cleaned data)`` for one websocket text frame, or ``FrameError``."""
     if not isinstance(text, str) or len(text) > MAX_FRAME_CHARS:

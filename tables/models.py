@@ -4,6 +4,7 @@ The rules live in tables.engine; these models store what the engine needs
 (a table's configuration, who sits where, each hand's deck and event log).
 """
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -88,6 +89,39 @@ class Table(models.Model):
             raise ValidationError(errors)
 
 
+class SeatSession(models.Model):
+    """One occupancy of a seat, from sitting down to leaving; kept after it ends.
+
+    Every chip that moves between the player's bankroll and the table belongs to one
+    occupancy (``reference``): its one buy-in, its top-ups (one per request) and its one
+    cash-out, so a replayed request can never pay for another seat or sitting.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_sessions")
+    seat_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat_sessions")
+    buy_in = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    cashed_out = models.PositiveBigIntegerField(null=True, blank=True, help_text="Chips returned when it ended.")
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "player"], condition=Q(ended_at__isnull=True), name="one_open_seat_session_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}, seat {self.seat_number} (#{self.pk})"
+
+    @property
+    def reference(self) -> str:
+        """What the cashier binds this occupancy's chip movements to."""
+        return f"seat-session:{self.pk}"
+
+
 class Seat(models.Model):
     """A player sitting at a table, with the chips in front of them (table stakes, RULES 3.8).
 
@@ -103,7 +137,8 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    session = models.OneToOneField(SeatSession, on_delete=models.PROTECT, related_name="seat")
     stack = models.BigIntegerField(help_text="Chips behind; chips bet in the running hand are in the hand.")
     state = models.CharField(max_length=16, choices=State.choices, default=State.WAITING_FOR_BIG_BLIND)
     posts_big_blind_now = models.BooleanField(

@@ -1,11 +1,12 @@
 """The lobby and the table page. Play itself happens over the table's websocket (consumers.py)."""
 
-import uuid
-
 from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
+from accounts.request_ids import new_request_id
+
+from .forms import seat_forms_purpose
 from .presentation.fragments import lobby_rows_fragment, page_fragments
 from .presentation.lobby import lobby_rows
 from .presentation.screens import views_for
@@ -22,5 +23,7 @@ def table_page(request, table_id: int):
         raise Http404("No such table.")
     view, me = views_for(state, request.user, timezone.now())
     # The socket's first message replaces the live parts; this render makes the page whole before it.
-    page = page_fragments(view, me, str(uuid.uuid4()))
+    user = request.user
+    request_id = new_request_id(user.pk, seat_forms_purpose(table_id)) if user.is_authenticated else ""
+    page = page_fragments(view, me, request_id)
     return render(request, "tables/table.html", {"view": view, "page": page})

@@ -7,6 +7,15 @@ import pytest
 _usernames = itertools.count(1)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Hash test players' passwords with a cheap hasher (the room's own is slow on purpose).
+    Set for the whole run, before any live server is forked, so it can check them too."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Every test starts with no rate-limit or socket counters left by another."""

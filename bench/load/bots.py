@@ -36,7 +36,7 @@ RANGE_AMOUNT = re.compile(r'<input type="number" name="amount"[^>]*\bmin="(\d+)"
 ERROR_TEXT = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
 VERSION = re.compile(r'data-version="(\d+)"')
 SEAT_SUMMARY = re.compile(r"Seat (\d+) · (\d+) chips")
-REQUEST_ID = re.compile(r'name="request_id" value="([0-9a-f-]{36})"')
+REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 TOP_UP_MAX = re.compile(r'name="amount" inputmode="numeric" min="1" max="(\d+)"')
 
 

@@ -49,7 +49,7 @@ def setup_table(prefix: str = "hostile"):
     for s in range(1, 7):
         user = make_user(f"{prefix}{tag}s{s}")
         services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                           post_big_blind_now=True, idempotency_key=f"buy-in:{user.pk}:{uuid.uuid4()}")
+                           post_big_blind_now=True, request_id=uuid.uuid4().hex)
         clients.append(HostileClient("seated", make_session(user), seat=s))
     services.start_hand_if_due(table_id=table.pk)
     hand = Hand.objects.get(table=table, state=Hand.State.RUNNING)

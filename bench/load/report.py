@@ -61,7 +61,7 @@ def measure_queries_in_process(players: int = 6) -> dict:
     for s in range(1, players + 1):
         user = make_user(f"benchq{tag}s{s}")
         services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                           post_big_blind_now=True, idempotency_key=f"buy-in:{user.pk}:{uuid.uuid4()}")
+                           post_big_blind_now=True, request_id=uuid.uuid4().hex)
         users.append(user)
     by_seat = {s: u for s, u in enumerate(users, start=1)}
     services.start_hand_if_due(table_id=table.pk)

@@ -40,7 +40,7 @@ def make_user(username: str):
 
     with transaction.atomic():
         user = User.objects.create(username=username, password=BOT_PASSWORD_HASH)
-        cashier.grant(user=user, idempotency_key=f"signup-grant:{user.pk}")
+        cashier.grant(user=user)
     return user
 
 
@@ -75,7 +75,7 @@ def build_world(*, tables: int, seats_per_table: int, players_per_table: int | N
         for s in range(1, players + 1):
             user = make_user(f"{prefix}{run}t{t}s{s}")
             services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                               post_big_blind_now=True, idempotency_key=f"buy-in:{user.pk}:{uuid.uuid4()}")
+                               post_big_blind_now=True, request_id=uuid.uuid4().hex)
             bots.append(BotAccount(user.pk, user.username, make_session(user), table.pk, s))
     return made_tables, bots
 

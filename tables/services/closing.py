@@ -1,4 +1,5 @@
-"""Closing a table from the admin: players are cashed out once the current hand ends."""
+"""Closing a table from the admin (players are cashed out once the current hand ends) and
+opening it again. These are the only ways a table's ``is_active`` changes."""
 
 from django.db import transaction
 
@@ -20,5 +21,16 @@ def close_table(*, table_id: int) -> bool:
             cash_out_and_free(table, seat)
         table.is_active = False
         table.closing = False
+        mark_changed(table)
+        return True
+
+
+def reopen_table(*, table_id: int) -> bool:
+    """Open a closed table to players again. Returns False if it was open already."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.is_active:
+            return False
+        table.is_active = True
         mark_changed(table)
         return True

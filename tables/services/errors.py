@@ -8,6 +8,10 @@ class TableError(Exception):
     """A seat, buy-in or action request the table refused, with a message for the player."""
 
 
+class RepeatedRequest(TableError):
+    """The form's request was already made (double click, replayed frame): nothing moves again."""
+
+
 class StaleAction(TableError):
     """The request was made against an older state of the hand (double click, stale form, late frame)."""
 

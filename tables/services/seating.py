@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from cashier import services as cashier
-from cashier.models import LedgerTransaction
-from tables.models import Seat, Table
+from tables.models import Seat, SeatSession, Table
 
-from .errors import TableError
+from .errors import RepeatedRequest, TableError
 from .locking import lock_table, mark_changed
 from .play import fold_if_leaving_player_to_act, in_running_hand
 
@@ -16,7 +16,7 @@ State = Seat.State
 
 
 def _seat_of(table: Table, user) -> Seat:
-    seat = Seat.objects.select_for_update().filter(table=table, player=user).first()
+    seat = Seat.objects.select_for_update(of=("self",)).select_related("session").filter(table=table, player=user).first()
     if seat is None:
         raise TableError("You have no seat at this table.")
     return seat
@@ -29,30 +29,35 @@ def _check_amount(amount: object) -> int:
 
 
 def take_seat(
-    *, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, idempotency_key: str
+    *, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, request_id: str
 ) -> Seat:
-    """Sit down with a buy-in from the bankroll (RULES 7.3); choose to post a big blind now or wait (RULES 2.7)."""
+    """Sit down with a buy-in from the bankroll (RULES 7.3); choose to post a big blind now or wait (RULES 2.7).
+
+    The buy-in pays for a new seat occupancy and nothing else. ``request_id``: the nonce of
+    the form's server-made request id; the ledger lets a request pay for one movement only,
+    so the same request again is refused, also after the player has left."""
     with transaction.atomic():
         table = lock_table(table_id)
-        existing = Seat.objects.filter(table=table, player=user).first()
-        if existing and LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
-            return existing  # the same request again: already applied
+        if cashier.request_used(user=user, request_id=request_id):
+            raise RepeatedRequest("That request was already made.")
         if not table.is_active or table.closing:
             raise TableError("This table is closed.")
-        if existing:
+        if Seat.objects.filter(table=table, player=user).exists():
             raise TableError("You already have a seat at this table.")
-        if not isinstance(seat_number, int) or not 1 <= seat_number <= table.seat_count:
+        if isinstance(seat_number, bool) or not isinstance(seat_number, int) or not 1 <= seat_number <= table.seat_count:
             raise TableError(f"Seats at this table are numbered 1 to {table.seat_count}.")
         if Seat.objects.filter(table=table, number=seat_number).exists():
             raise TableError(f"Seat {seat_number} is taken.")
         buy_in = _check_amount(buy_in)
         if not table.min_buy_in <= buy_in <= table.max_buy_in:
             raise TableError(f"The buy-in here is {table.min_buy_in:,} to {table.max_buy_in:,} chips.")
-        cashier.buy_in(user=user, table=table, amount=buy_in, idempotency_key=idempotency_key)
+        occupancy = SeatSession.objects.create(table=table, seat_number=seat_number, player=user, buy_in=buy_in)
+        cashier.buy_in(user=user, table=table, amount=buy_in, occupancy=occupancy.reference, request_id=request_id)
         seat = Seat.objects.create(
             table=table,
             number=seat_number,
             player=user,
+            session=occupancy,
             stack=buy_in,
             state=State.WAITING_FOR_BIG_BLIND,
             posts_big_blind_now=bool(post_big_blind_now),
@@ -68,6 +73,10 @@ def sit_out(*, user, table_id: int) -> Seat:
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
             raise TableError("You are leaving this table after the hand.")
+        if seat.state == State.SITTING_OUT:
+            raise TableError("You are already sitting out.")
+        if seat.pending_sit_out:
+            raise TableError("You will sit out when this hand ends.")
         if in_running_hand(table, seat):
             seat.pending_sit_out = True
         else:
@@ -96,21 +105,29 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
     return seat
 
 
-def top_up(*, user, table_id: int, amount: int, idempotency_key: str) -> Seat:
+def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
     """Add chips up to the table maximum. Between hands only (RULES 3.8): asked mid-hand,
-    the chips leave the bankroll now and reach the stack when the hand ends."""
+    the chips leave the bankroll now and reach the stack when the hand ends.
+
+    The chips pay for this seat occupancy and this request (``request_id``, made by the
+    server for the form): the same request again moves nothing; with another amount it is
+    refused."""
     with transaction.atomic():
         table = lock_table(table_id)
         seat = _seat_of(table, user)
-        if LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
-            return seat
+        if cashier.request_used(user=user, request_id=request_id):
+            raise RepeatedRequest("That top-up was already made.")
         amount = _check_amount(amount)
         if seat.state == State.LEAVING:
             raise TableError("You are leaving this table after the hand.")
         room = table.max_buy_in - seat.stack - seat.pending_top_up
         if amount > room:
             raise TableError(f"You may add at most {max(room, 0):,} chips (table maximum {table.max_buy_in:,}).")
-        cashier.top_up(user=user, table=table, amount=amount, idempotency_key=idempotency_key)
+        moved = cashier.top_up(
+            user=user, table=table, amount=amount, occupancy=seat.session.reference, request_id=request_id
+        )
+        if moved.replayed:
+            raise RepeatedRequest("That top-up was already made.")
         if in_running_hand(table, seat):
             seat.pending_top_up += amount
         else:
@@ -126,6 +143,8 @@ def leave(*, user, table_id: int) -> Seat | None:
     with transaction.atomic():
         table = lock_table(table_id)
         seat = _seat_of(table, user)
+        if seat.state == State.LEAVING:
+            raise TableError("You are already leaving this table after the hand.")
         if in_running_hand(table, seat):
             seat.state = State.LEAVING
             seat.save(update_fields=["state"])
@@ -138,10 +157,13 @@ def leave(*, user, table_id: int) -> Seat | None:
 
 
 def cash_out_and_free(table: Table, seat: Seat) -> None:
-    """Return the seat's chips to the bankroll and free the seat (caller holds the table lock)."""
+    """End the seat's occupancy: return its chips to the bankroll and free the seat (caller
+    holds the table lock)."""
     chips = seat.stack + seat.pending_top_up
+    occupancy = seat.session
     if chips:
-        cashier.cash_out(
-            user=seat.player, table=table, amount=chips, idempotency_key=f"cash-out:seat-{seat.pk}"
-        )
+        cashier.cash_out(user=seat.player, table=table, amount=chips, occupancy=occupancy.reference)
     seat.delete()
+    occupancy.ended_at = timezone.now()
+    occupancy.cashed_out = chips
+    occupancy.save(update_fields=["ended_at", "cashed_out"])

@@ -74,28 +74,28 @@ def test_reload_page_refuses_when_not_eligible(client, make_player, assert_ledge
     player = make_player()
     client.force_login(player)
     page = client.get(reverse("profile"))
-    assert b"Reloads are for bankrolls below 1,000 chips." in page.content
-    response = client.post(reverse("reload"), {"request_id": "4b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"}, follow=True)
-    assert b"Reloads are for bankrolls below" in response.content
+    assert b"Reloads are for players with fewer than 1,000 chips, tables included." in page.content
+    response = client.post(reverse("reload"), {"request_id": page.context["reload_form"]["request_id"].value()}, follow=True)
+    assert b"Reloads are for players with fewer than" in response.content
     assert cashier.bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 
 def test_reload_form_submitted_twice_reloads_once(client, make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table(max_buy_in=10_000)
-    cashier.buy_in(user=player, table=table, amount=9_600, idempotency_key="b")
+    cashier.buy_in(user=player, table=table, amount=9_600, occupancy="seat-session:1", request_id="request-0015")
     client.force_login(player)
-    form = {"request_id": "0f2a3b4c-1111-4222-8333-944455556666"}
+    form = {"request_id": client.get(reverse("profile")).context["reload_form"]["request_id"].value()}
     client.post(reverse("reload"), form)
     second = client.post(reverse("reload"), form, follow=True)
     assert cashier.bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD).count() == 1
-    assert b"Reloaded 9,600 chips." in second.content
+    assert b"That reload was already made." in second.content
     assert_ledger_clean()
 
 
 def test_stale_or_forged_reload_form_is_refused(client, make_player):
     client.force_login(make_player())
     response = client.post(reverse("reload"), {"request_id": "not-a-uuid"}, follow=True)
-    assert b"That form has expired" in response.content
+    assert b"That form is not valid" in response.content
     assert not LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD).exists()

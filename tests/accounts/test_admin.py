@@ -16,6 +16,11 @@ def staff_client(client, django_user_model):
     return client
 
 
+def _request_id(client, url) -> str:
+    """The one-time request id the adjustment form is rendered with."""
+    return client.get(url).context["form"]["request_id"].value()
+
+
 def test_user_list_shows_the_bankroll(staff_client, make_player):
     make_player(username="frank")
     page = staff_client.get(reverse("admin:accounts_user_changelist"))
@@ -39,9 +44,9 @@ def test_the_ledger_is_read_only_in_the_admin(staff_client, make_player, model):
 def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, assert_ledger_clean):
     player = make_player(username="gina")
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
-    missing_reason = staff_client.post(url, {"amount": 500, "reason": "", "request_id": "1b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"})
+    missing_reason = staff_client.post(url, {"amount": 500, "reason": "", "request_id": _request_id(staff_client, url)})
     assert missing_reason.status_code == 200 and cashier.bankroll_balance(player) == 10_000
-    form = {"amount": 500, "reason": "tournament prize", "request_id": "2b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"}
+    form = {"amount": 500, "reason": "tournament prize", "request_id": _request_id(staff_client, url)}
     assert staff_client.post(url, form).status_code == 302
     assert staff_client.post(url, form).status_code == 302  # resubmitted form: applied once
     assert cashier.bankroll_balance(player) == 10_500
@@ -53,7 +58,7 @@ def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, asser
 def test_adjusting_below_zero_shows_an_error(staff_client, make_player, assert_ledger_clean):
     player = make_player()
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
-    page = staff_client.post(url, {"amount": -20_000, "reason": "oops", "request_id": "3b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a"})
+    page = staff_client.post(url, {"amount": -20_000, "reason": "oops", "request_id": _request_id(staff_client, url)})
     assert page.status_code == 200 and b"Not enough chips" in page.content
     assert cashier.bankroll_balance(player) == 10_000
     assert_ledger_clean()

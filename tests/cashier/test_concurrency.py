@@ -5,7 +5,6 @@ from django.db import connection
 
 from cashier import services as cashier
 from cashier.errors import CashierError
-from cashier.models import LedgerTransaction
 
 from ..support.races import at_once
 
@@ -18,12 +17,12 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
     tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
     outcomes = at_once(
         [
-            lambda t=t, i=i: cashier.buy_in(user=player, table=t, amount=7_000, idempotency_key=f"race-{i}")
+            lambda t=t, i=i: cashier.buy_in(user=player, table=t, amount=7_000, occupancy=f"seat-session:{i + 1}", request_id=f"race-{i}-0013")
             for i, t in enumerate(tables)
         ],
         expected=CashierError,
     )
-    wins = [o for o in outcomes if isinstance(o, LedgerTransaction)]
+    wins = [o for o in outcomes if isinstance(o, cashier.Transfer)]
     losses = [o for o in outcomes if isinstance(o, CashierError)]
     assert len(wins) == 1 and len(losses) == 1, outcomes
     assert "Not enough chips" in str(losses[0])
@@ -34,10 +33,11 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
 def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     outcomes = at_once(
-        [lambda: cashier.buy_in(user=player, table=table, amount=100, idempotency_key="double-click")] * 4,
+        [lambda: cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0014")] * 4,
         expected=CashierError,
     )
-    assert all(isinstance(o, LedgerTransaction) for o in outcomes), outcomes
-    assert len({o.pk for o in outcomes}) == 1
+    assert all(isinstance(o, cashier.Transfer) for o in outcomes), outcomes
+    assert len({o.transaction.pk for o in outcomes}) == 1
+    assert sorted(o.replayed for o in outcomes) == [False, True, True, True]
     assert cashier.bankroll_balance(player) == 9_900
     assert_ledger_clean()

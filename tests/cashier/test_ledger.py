@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cashier import services as cashier
-from cashier.errors import IdempotencyConflict, InsufficientChips, InvalidAmount, ReloadNotAllowed
+from cashier.errors import IdempotencyConflict, InsufficientChips, InvalidAmount, InvalidRequest, ReloadNotAllowed
 from cashier.models import LedgerAccount, LedgerTransaction
 
 
@@ -21,38 +21,72 @@ def test_signup_grant_issues_ten_thousand_from_the_house(make_player, assert_led
 
 def test_buy_in_and_cash_out_move_chips_through_the_table_escrow(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
-    cashier.buy_in(user=player, table=table, amount=150, idempotency_key="b1")
+    cashier.buy_in(user=player, table=table, amount=150, occupancy="seat-session:1", request_id="request-0001")
     assert cashier.bankroll_balance(player) == 9_850
     assert cashier.table_account(table).balance == 150
-    cashier.cash_out(user=player, table=table, amount=150, idempotency_key="c1")
+    cashier.cash_out(user=player, table=table, amount=150, occupancy="seat-session:1")
     assert cashier.bankroll_balance(player) == 10_000
     assert cashier.table_account(table).balance == 0
     assert_ledger_clean()
 
 
-def test_a_retried_buy_in_with_the_same_key_debits_once(make_player, make_table, assert_ledger_clean):
+def test_a_retried_buy_in_for_the_same_occupancy_debits_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
-    first = cashier.buy_in(user=player, table=table, amount=100, idempotency_key="same")
-    again = cashier.buy_in(user=player, table=table, amount=100, idempotency_key="same")
-    assert first.pk == again.pk
+    first = cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0002")
+    again = cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0002")
+    assert first.transaction.pk == again.transaction.pk
+    assert (first.replayed, again.replayed) == (False, True)
     assert cashier.bankroll_balance(player) == 9_900
     assert_ledger_clean()
 
 
-def test_a_reused_key_with_different_data_is_refused(make_player, make_table, assert_ledger_clean):
+def test_a_second_buy_in_for_one_occupancy_with_other_data_is_refused(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
-    cashier.buy_in(user=player, table=table, amount=100, idempotency_key="k")
+    cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0004")
     with pytest.raises(IdempotencyConflict, match="already used"):
-        cashier.buy_in(user=player, table=table, amount=120, idempotency_key="k")
+        cashier.buy_in(user=player, table=table, amount=120, occupancy="seat-session:7", request_id="request-0005")
     assert cashier.bankroll_balance(player) == 9_900
     assert_ledger_clean()
+
+
+def test_keys_are_built_by_the_cashier_from_what_the_chips_pay_for(make_player, make_table):
+    player, staff, table = make_player(), make_player(), make_table()
+    moves = [
+        cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0006"),
+        cashier.top_up(user=player, table=table, amount=10, occupancy="seat-session:7", request_id="a1b2c3d4e5"),
+        cashier.cash_out(user=player, table=table, amount=110, occupancy="seat-session:7"),
+        cashier.adjust(user=player, amount=5, reason="goodwill", staff=staff, request_id="a1b2c3d4e5"),
+    ]
+    assert [m.transaction.idempotency_key for m in moves] == [
+        "buy-in:seat-session:7",
+        "top-up:seat-session:7:a1b2c3d4e5",
+        "cash-out:seat-session:7",
+        f"adjustment:staff-{staff.pk}:a1b2c3d4e5",
+    ]
+    assert [m.transaction.reference for m in moves] == ["seat-session:7"] * 3 + [f"user:{player.pk}"]
+
+
+@pytest.mark.parametrize("occupancy", ["", "buy-in:1", "seat-session:1:x", "seat session 1", None, 7])
+def test_a_movement_that_names_nothing_it_pays_for_is_refused(occupancy, make_player, make_table):
+    player, table = make_player(), make_table()
+    with pytest.raises(InvalidRequest, match="must name what it pays for"):
+        cashier.buy_in(user=player, table=table, amount=100, occupancy=occupancy, request_id="request-0007")
+    assert cashier.bankroll_balance(player) == 10_000
+
+
+@pytest.mark.parametrize("request_id", ["", "short", "x" * 65, "has space!", "a;DROP", None, 12345678])
+def test_a_request_id_the_server_did_not_make_is_refused(request_id, make_player, make_table):
+    player, table = make_player(), make_table()
+    with pytest.raises(InvalidRequest, match="not valid"):
+        cashier.top_up(user=player, table=table, amount=10, occupancy="seat-session:1", request_id=request_id)
+    assert cashier.bankroll_balance(player) == 10_000
 
 
 def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     before = LedgerTransaction.objects.count()
     with pytest.raises(InsufficientChips, match="10,000 available, 10,001 needed"):
-        cashier.buy_in(user=player, table=table, amount=10_001, idempotency_key="too-much")
+        cashier.buy_in(user=player, table=table, amount=10_001, occupancy="seat-session:1", request_id="request-0008")
     assert cashier.bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.count() == before
     assert_ledger_clean()
@@ -62,7 +96,7 @@ def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, m
 def test_bad_amounts_are_refused_with_a_clear_message(amount, make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     with pytest.raises(InvalidAmount, match="chips"):
-        cashier.buy_in(user=player, table=table, amount=amount, idempotency_key=f"bad-{amount!r}")
+        cashier.buy_in(user=player, table=table, amount=amount, occupancy="seat-session:1", request_id="request-0009")
     assert cashier.bankroll_balance(player) == 10_000
     assert not LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.BUY_IN).exists()
     assert_ledger_clean()
@@ -77,22 +111,22 @@ def test_the_database_itself_refuses_a_negative_bankroll(make_player):
 
 def test_reload_needs_a_low_bankroll(make_player, assert_ledger_clean):
     player = make_player()
-    with pytest.raises(ReloadNotAllowed, match="below 1,000"):
-        cashier.reload(user=player, idempotency_key="r0")
+    with pytest.raises(ReloadNotAllowed, match="fewer than 1,000 chips"):
+        cashier.reload(user=player, request_id="reload-0000")
     assert cashier.bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 
 def test_reload_tops_up_to_the_grant_once_per_six_hours(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table(max_buy_in=10_000)
-    cashier.buy_in(user=player, table=table, amount=9_500, idempotency_key="b")
-    cashier.reload(user=player, idempotency_key="r1")
+    cashier.buy_in(user=player, table=table, amount=9_500, occupancy="seat-session:1", request_id="request-0010")
+    cashier.reload(user=player, request_id="reload-0001")
     assert cashier.bankroll_balance(player) == 10_000
-    cashier.buy_in(user=player, table=table, amount=9_800, idempotency_key="b2")
+    cashier.buy_in(user=player, table=table, amount=9_800, occupancy="seat-session:2", request_id="request-0011")
     with pytest.raises(ReloadNotAllowed, match="again in"):
-        cashier.reload(user=player, idempotency_key="r2", now=timezone.now() + timedelta(hours=5))
+        cashier.reload(user=player, request_id="reload-0002", now=timezone.now() + timedelta(hours=5))
     assert cashier.bankroll_balance(player) == 200
-    cashier.reload(user=player, idempotency_key="r3", now=timezone.now() + timedelta(hours=6, minutes=1))
+    cashier.reload(user=player, request_id="reload-0003", now=timezone.now() + timedelta(hours=6, minutes=1))
     assert cashier.bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
@@ -101,12 +135,14 @@ def test_staff_adjustment_needs_a_reason_and_is_recorded(make_player, django_use
     player = make_player()
     staff = django_user_model.objects.create_user(username="staff", password="x", is_staff=True)
     with pytest.raises(InvalidAmount, match="reason"):
-        cashier.adjust(user=player, amount=50, reason="  ", staff=staff, idempotency_key="a0")
-    record = cashier.adjust(user=player, amount=-300, reason="chargeback test", staff=staff, idempotency_key="a1")
+        cashier.adjust(user=player, amount=50, reason="  ", staff=staff, request_id="adjust-0000")
+    record = cashier.adjust(
+        user=player, amount=-300, reason="chargeback test", staff=staff, request_id="adjust-0001"
+    ).transaction
     assert record.memo == "chargeback test" and record.created_by == staff
     assert cashier.bankroll_balance(player) == 9_700
     with pytest.raises(InsufficientChips):
-        cashier.adjust(user=player, amount=-9_701, reason="too much", staff=staff, idempotency_key="a2")
+        cashier.adjust(user=player, amount=-9_701, reason="too much", staff=staff, request_id="adjust-0002")
     assert_ledger_clean()
 
 
@@ -136,8 +172,8 @@ def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player,
         "grant", "reload", "buy_in", "top_up", "cash_out", "adjustment"
     }
     player, table = make_player(), make_table()
-    cashier.buy_in(user=player, table=table, amount=100, idempotency_key="b")
-    cashier.cash_out(user=player, table=table, amount=100, idempotency_key="c")
+    cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0012")
+    cashier.cash_out(user=player, table=table, amount=100, occupancy="seat-session:1")
     house_entries = LedgerTransaction.objects.filter(entries__account=cashier.house_account())
     assert set(house_entries.values_list("kind", flat=True)) == {"grant"}
     assert assert_ledger_clean() == 10_000

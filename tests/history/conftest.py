@@ -30,7 +30,7 @@ def arranged_deck(holes_in_dealing_order: list[str], board: str) -> tuple[int, .
 def sit(table, player, seat_number, buy_in):
     services.take_seat(
         user=player, table_id=table.pk, seat_number=seat_number, buy_in=buy_in,
-        post_big_blind_now=False, idempotency_key=str(uuid.uuid4()),
+        post_big_blind_now=False, request_id=uuid.uuid4().hex,
     )
 
 
@@ -159,7 +159,7 @@ def extra_big_blind_hand(make_player, make_table) -> Played:
     act(table, bob, "fold")
     services.take_seat(
         user=dave, table_id=table.pk, seat_number=2, buy_in=200,
-        post_big_blind_now=True, idempotency_key=str(uuid.uuid4()),
+        post_big_blind_now=True, request_id=uuid.uuid4().hex,
     )
     # Dealing starts left of the button (bob, seat 3): carol, alice, dave, bob.
     hand = start(table, arranged_deck(

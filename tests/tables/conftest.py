@@ -30,7 +30,7 @@ def sit(table, player, seat_number, buy_in=None, post_now=False):
         seat_number=seat_number,
         buy_in=buy_in or table.max_buy_in,
         post_big_blind_now=post_now,
-        idempotency_key=str(uuid.uuid4()),
+        request_id=uuid.uuid4().hex,
     )
 
 

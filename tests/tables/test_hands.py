@@ -1,5 +1,7 @@
 """Hands at a table through the services: blinds, turns, settling, pending requests."""
 
+import uuid
+
 import pytest
 
 from cashier import services as cashier
@@ -113,7 +115,7 @@ def test_rule_3_8_top_up_mid_hand_waits_for_the_hand_to_end(make_player, make_ta
     sit(table, alice, 1, buy_in=100)
     sit(table, bob, 4)
     _start(table)
-    seat = services.top_up(user=alice, table_id=table.pk, amount=50, idempotency_key="mid")
+    seat = services.top_up(user=alice, table_id=table.pk, amount=50, request_id=str(uuid.uuid4()))
     assert (seat.stack, seat.pending_top_up) == (99, 50)  # small blind posted, top-up waiting
     assert cashier.bankroll_balance(alice) == 10_000 - 150
     assert_audit_clean()

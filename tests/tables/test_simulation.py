@@ -48,7 +48,7 @@ def _random_request(table: Table, rng: random.Random) -> None:
     try:
         if request == "top_up":
             services.top_up(user=seat.player, table_id=table.pk, amount=rng.randint(1, 50),
-                            idempotency_key=str(uuid.uuid4()))
+                            request_id=str(uuid.uuid4()))
         else:
             getattr(services, request)(user=seat.player, table_id=table.pk)
     except services.REFUSALS:
@@ -65,5 +65,5 @@ def _bring_players_back(table: Table, players, rng: random.Random) -> None:
         elif seat is not None and seat.state == Seat.State.SITTING_OUT:
             if seat.stack == 0:
                 services.top_up(user=player, table_id=table.pk, amount=table.min_buy_in,
-                                idempotency_key=str(uuid.uuid4()))
+                                request_id=str(uuid.uuid4()))
             services.sit_in(user=player, table_id=table.pk, post_big_blind_now=rng.random() < 0.5)

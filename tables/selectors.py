@@ -1,0 +1,21 @@
+"""Reads of the tables' data that other apps ask for."""
+
+from __future__ import annotations
+
+from tables.models import Hand, Seat
+
+
+def chips_at_tables(user) -> int:
+    """Chips the player has at every table: stacks and top-ups waiting for a hand to end,
+    counting a seat in a running hand at the stack it started the hand with (what is bet is
+    still theirs until the hand is settled)."""
+    seats = list(Seat.objects.filter(player=user).values_list("table_id", "number", "stack", "pending_top_up"))
+    if not seats:
+        return 0
+    running = {
+        hand.table_id: {entry["seat"]: entry["stack"] for entry in hand.config["seats"]}
+        for hand in Hand.objects.filter(table_id__in={table for table, *_ in seats}, state=Hand.State.RUNNING)
+    }
+    return sum(
+        max(stack, running.get(table, {}).get(number, 0)) + pending for table, number, stack, pending in seats
+    )
