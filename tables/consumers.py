@@ -12,19 +12,19 @@ the last send go down, so a half-typed amount survives unrelated updates.
 
 from __future__ import annotations
 
-import uuid
-
-from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
+from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
+from cashier.errors import RequestAlreadyUsed
+from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
 from tables import services
 from tables.models import Table
 from tables.notify import LOBBY_GROUP, player_group, table_group
 from tables.services import presence
 
-from .forms import PLAY_ACTIONS, FrameError, parse_frame
+from . import sockets
+from .forms import PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
 from .presentation.fragments import (
     PATCHES,
     REQUEST_ID_SLOT,
@@ -35,31 +35,32 @@ from .presentation.fragments import (
 from .presentation.lobby import lobby_row, lobby_rows
 from .presentation.screens import screen_for
 from .presentation.table_state import load_table_state
+from .socket_guard import GuardedConsumer
 
-# Commands that move chips and so carry the seat forms' one-time request id.
+# Commands that move chips: they carry the seat forms' one-time request id.
 KEYED_COMMANDS = ("sit", "top_up")
 
 
-class FragmentConsumer(AsyncWebsocketConsumer):
-    async def send_html(self, html: str) -> None:
-        """Send fragments; a client that went away while they were rendered is no error
-        (daphne raises on the closed socket; the disconnect handler runs next)."""
-        try:
-            await self.send(text_data=html)
-        except Disconnected:
-            pass
+class SessionEnded(Exception):
+    """The socket's session was logged out, changed or deactivated since it connected."""
 
 
-class LobbyConsumer(FragmentConsumer):
+class LobbyConsumer(GuardedConsumer):
     async def connect(self):
+        if not await self.admit():
+            return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.accept()
         rows = await database_sync_to_async(lobby_rows)()
         self.listed = {row.table.pk for row in rows}
         await self.send_html(lobby_rows_fragment(rows))
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.release()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self.frame_allowed():
+            await self.refuse("Too many messages: this connection is closed. Reload the page.")
 
     async def lobby_changed(self, event):
         table_id = event["table_id"]
@@ -73,45 +74,70 @@ class LobbyConsumer(FragmentConsumer):
         await self.send_html(lobby_rows_fragment(rows))
 
 
-class TableConsumer(FragmentConsumer):
+class TableConsumer(GuardedConsumer):
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.user = self.scope["user"]
-        self.request_id = str(uuid.uuid4())  # the seat forms' one-time key; renewed once used
+        self.request_id = ""  # the seat forms' one-time request id (a logged-in viewer's); renewed once used
         self.sent: dict[str, str] = {}
         self.sent_version = -1
         self.spectator_key = None  # None while seated: a player's own fragments come rendered
         self.showing_error = False
+        self.presence = ()
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_active=True).exists)():
             await self.close()
+            return
+        if self.user.is_authenticated:
+            self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
+            self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
+        if not await self.admit(self.presence):
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
+        if self.presence:
+            await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()  # a reconnect or a second tab catches up here
 
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
-        await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
+        was_counted = bool(self.counted)
+        await self.release()
+        # Presence is per seat: the player is gone only when their last socket here closes (RULES 6.3).
+        if was_counted and self.presence and not sockets.counts.totals(self.presence)[self.presence[0]]:
+            await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self.frame_allowed():
+            await self.refuse("Too many messages: this connection is closed. Reload the page.")
+            return
         try:
             command, data = parse_frame(text_data)
             if not self.user.is_authenticated:
                 raise FrameError("Log in to play.")
+            if command in KEYED_COMMANDS:
+                data["request_id"] = request_nonce(
+                    data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
+                )
             # The change's screens are queued for this socket before this returns.
             await database_sync_to_async(self.perform)(command, data)
-        except (FrameError, *services.REFUSALS) as refusal:
+        except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
+            self.showing_error = True
+            await self.send_html(error_fragment(str(refusal)))
+            await self.renew_request_id()  # used or expired: the form's next try goes through
+            return
+        except SessionEnded:
+            await self.refuse("Your session has ended.", code=SESSION_ENDED_CLOSE_CODE)
+            return
+        except (FrameError, RequestIdRefused, *services.REFUSALS) as refusal:
             self.showing_error = True
             await self.send_html(error_fragment(str(refusal)))
             return
         if command in KEYED_COMMANDS:
-            self.request_id = str(uuid.uuid4())  # used: the next seat forms get a fresh one
+            await self.renew_request_id()
         if self.showing_error:
             self.showing_error = False
             await self.send_html(error_fragment())
@@ -119,6 +145,8 @@ class TableConsumer(FragmentConsumer):
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
         user, table_id = self.user, self.table_id
+        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), user.pk):
+            raise SessionEnded
         if command in PLAY_ACTIONS:
             services.act(table_id=table_id, user=user, kind=command, amount=data["amount"], sequence=data["sequence"])
         elif command == "sit":
@@ -128,11 +156,10 @@ class TableConsumer(FragmentConsumer):
                 seat_number=data["seat_number"],
                 buy_in=data["buy_in"],
                 post_big_blind_now=data["big_blind"] == "now",
-                idempotency_key=self.idempotency_key("buy-in", data),
+                request_id=data["request_id"],
             )
         elif command == "top_up":
-            key = self.idempotency_key("top-up", data)
-            services.top_up(user=user, table_id=table_id, amount=data["amount"], idempotency_key=key)
+            services.top_up(user=user, table_id=table_id, amount=data["amount"], request_id=data["request_id"])
         elif command == "sit_in":
             services.sit_in(user=user, table_id=table_id, post_big_blind_now=data["big_blind"] == "now")
         elif command == "sit_out":
@@ -140,10 +167,12 @@ class TableConsumer(FragmentConsumer):
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
 
-    def idempotency_key(self, purpose: str, data: dict) -> str:
-        # A repeated frame (double click, a resend queued while offline) carries the same
-        # request id, so the chips move once. The user id keeps players' keys apart.
-        return f"{purpose}:{self.user.pk}:{data['request_id']}"
+    async def renew_request_id(self) -> None:
+        """The seat forms' request id was used: the forms on the page get a fresh one, so a
+        second click or a replay of the same form is refused."""
+        self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
+        if "seat-panel" in self.sent:
+            await self.send_html(self.sent["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id))
 
     async def table_changed(self, event):
         if event["version"] <= self.sent_version:

@@ -51,7 +51,7 @@ def deck_from(text: str) -> tuple[int, ...]:
 def sit(table, player, seat_number: int, buy_in: int | None = None):
     return services.take_seat(
         user=player, table_id=table.pk, seat_number=seat_number, buy_in=buy_in or table.max_buy_in,
-        post_big_blind_now=False, idempotency_key=str(uuid.uuid4()),
+        post_big_blind_now=False, request_id=uuid.uuid4().hex,
     )  # fmt: skip
 
 
@@ -68,6 +68,7 @@ def running_hand(table) -> Hand | None:
 # --- websocket viewers -------------------------------------------------------------
 
 _TAGS = re.compile(r"<[^>]+>")
+_REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 
 
 def visible_text(html: str) -> str:
@@ -77,13 +78,16 @@ def visible_text(html: str) -> str:
 class Viewer:
     """One browser tab's websocket, recording every frame it receives."""
 
-    def __init__(self, path: str, user=None):
+    def __init__(self, path: str, user=None, client: tuple[str, int] = ("127.0.0.1", 50000)):
         self.user = user
         self.communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
         self.communicator.scope["user"] = user or AnonymousUser()
+        self.communicator.scope["client"] = client
         self.frames: list[str] = []
 
     async def connect(self):
+        if self.user is not None and "session" not in self.communicator.scope:
+            self.communicator.scope["session"] = await database_sync_to_async(logged_in_session)(self.user)
         connected, _ = await self.communicator.connect()
         assert connected
         await self.receive()  # the snapshot
@@ -93,6 +97,15 @@ class Viewer:
         frame = await self.communicator.receive_from(timeout)
         self.frames.append(frame)
         return frame
+
+    async def closed_with(self, timeout: float = 3) -> int:
+        """Receive frames until the server closes the socket; returns the close code."""
+        async with asyncio.timeout(timeout):
+            while True:
+                output = await self.communicator.receive_output(timeout)
+                if output["type"] == "websocket.close":
+                    return output.get("code", 1000)
+                self.frames.append(output.get("text", ""))
 
     async def drain(self, quiet: float = 0.4) -> list[str]:
         """Every frame that arrives until the socket has been quiet for ``quiet`` seconds.
@@ -113,6 +126,15 @@ class Viewer:
                     return frame
 
     @property
+    def request_id(self) -> str:
+        """The one-time request id of the seat forms this socket was sent last (the server's own)."""
+        for frame in reversed(self.frames):
+            found = _REQUEST_ID.search(frame)
+            if found:
+                return found.group(1)
+        raise AssertionError("no seat form with a request id was sent to this socket")
+
+    @property
     def errors(self) -> list[str]:
         """The error lines shown to this viewer (an empty error fragment clears the line)."""
         shown = [visible_text(frame) for frame in self.frames if frame.startswith('<div id="table-error"')]
@@ -128,8 +150,23 @@ class Viewer:
         await self.communicator.disconnect()
 
 
-def table_viewer(table, user=None) -> Viewer:
-    return Viewer(f"/ws/tables/{table.pk}/", user)
+def logged_in_session(user):
+    """A saved session logging ``user`` in, as ``django.contrib.auth.login`` makes one."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return session
+
+
+def table_viewer(table, user=None, **options) -> Viewer:
+    return Viewer(f"/ws/tables/{table.pk}/", user, **options)
 
 
 def db(function, *args, **kwargs):

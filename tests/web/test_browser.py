@@ -5,6 +5,7 @@ Hands are dealt from the test process with a chosen deck
 """
 
 import time
+import uuid
 
 import pytest
 
@@ -19,7 +20,10 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "a-Strong-pass-4821"
 # The socket is open once htmx says so: actions sent earlier would only be queued.
-MARK_SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; });"
+MARK_SOCKET_OPEN = (
+    "document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; });"
+    "document.addEventListener('htmx:wsAfterMessage', () => { window.socketMessages = (window.socketMessages || 0) + 1; });"
+)
 
 
 @pytest.fixture
@@ -206,7 +210,7 @@ def test_the_lobby_updates_seats_and_average_pot_live(open_tab, make_table, make
 
     for player, seat in [(alice, 1), (bob, 2)]:
         in_thread(services.take_seat, user=player, table_id=table.pk, seat_number=seat, buy_in=200,
-                  post_big_blind_now=False, idempotency_key=f"lobby-{seat}")  # fmt: skip
+                  post_big_blind_now=False, request_id=uuid.uuid4().hex)  # fmt: skip
     desktop.wait_for_selector(f"{row} .lobby-seats >> text=2/6")
     # One hand: alice raises to 6, bob folds; 4 is returned uncalled, 4 is awarded.
     hand = in_thread(services.start_hand_if_due, table_id=table.pk)
@@ -226,7 +230,7 @@ def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, vi
     players = [make_player(f"ring{name[0]}{number}player") for number in range(1, 11)]
     for number, player in enumerate(players, start=1):
         in_thread(services.take_seat, user=player, table_id=table.pk, seat_number=number, buy_in=400,
-                  post_big_blind_now=False, idempotency_key=f"ring-{name}-{number}")  # fmt: skip
+                  post_big_blind_now=False, request_id=uuid.uuid4().hex)  # fmt: skip
     in_thread(services.start_hand_if_due, table_id=table.pk)
     page = open_tab(viewport)
     page.goto("/accounts/login/")
@@ -235,7 +239,7 @@ def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, vi
     page.click("button[type=submit]")
     page.wait_for_url("**/")
     page.goto(f"/tables/{table.pk}/")  # full: the lobby offers "Watch"
-    page.wait_for_function("window.socketOpen === true")
+    page.wait_for_function("window.socketMessages >= 1")  # the snapshot has replaced the served page
     page.wait_for_selector("#controls .my-cards")
 
     screenshot(page, f"ten-seats-{name}")

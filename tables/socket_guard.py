@@ -1,0 +1,114 @@
+"""What every websocket of the room obeys, whatever page it serves.
+
+- Caps: at most ``WEBSOCKET_MAX_PER_USER`` open sockets per user and
+  ``WEBSOCKET_MAX_PER_IP`` per client address, over every server process.
+- A rate limit per socket: a burst of ``WEBSOCKET_FRAME_BURST`` frames, then
+  ``WEBSOCKET_FRAMES_PER_SECOND``; past it the socket gets a clear error and is closed
+  with the policy-violation code.
+- A session that ends takes its sockets with it: every socket of a logged-in user joins
+  the groups of that user and of its session, and ``accounts.socket_sessions`` tells them
+  to close on log-out, password change or deactivation. The page reloads on that close
+  code, so it shows whoever is logged in now.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from autobahn.exception import Disconnected
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, user_group
+
+from . import sockets
+from .presentation.fragments import error_fragment
+
+POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
+
+
+@dataclass
+class TokenBucket:
+    """``capacity`` frames at once, refilled at ``per_second``; ``now`` is a monotonic clock."""
+
+    capacity: float
+    per_second: float
+    tokens: float = field(init=False)
+    updated: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.capacity
+        self.updated = time.monotonic()
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class GuardedConsumer(AsyncWebsocketConsumer):
+    """A websocket that counts against the caps, is rate limited and ends with its session."""
+
+    counted: list = []  # the socket keys this socket counts against, once admitted
+
+    async def admit(self, presence_keys: tuple = ()) -> bool:
+        """Accept the socket if the caps allow it (else accept, explain and close). Returns whether admitted."""
+        user = self.scope["user"]
+        self.frames = TokenBucket(settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND)
+        keys = [sockets.ip_key(client_address(self.scope))]
+        if user.is_authenticated:
+            keys.append(sockets.user_key(user.pk))
+        totals = sockets.counts.totals(keys)
+        over_ip = totals[keys[0]] >= settings.WEBSOCKET_MAX_PER_IP
+        over_user = user.is_authenticated and totals[keys[1]] >= settings.WEBSOCKET_MAX_PER_USER
+        await self.accept()
+        if over_ip or over_user:
+            await self.refuse("Too many open connections: close another tab or window and reload this page.")
+            return False
+        self.counted = [*keys, *presence_keys]
+        sockets.counts.opened(self.counted)
+        if user.is_authenticated:
+            self.session_groups = [user_group(user.pk)]
+            session_key = getattr(self.scope.get("session"), "session_key", None)
+            if session_key:
+                self.session_groups.append(session_group(session_key))
+            for group in self.session_groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+        return True
+
+    async def release(self) -> None:
+        """Stop counting this socket (from ``disconnect``)."""
+        for group in getattr(self, "session_groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.counted:
+            sockets.counts.closed(self.counted)
+            self.counted = []
+
+    def frame_allowed(self) -> bool:
+        return self.frames.take()
+
+    async def refuse(self, message: str, code: int = POLICY_VIOLATION) -> None:
+        await self.send_html(error_fragment(message))
+        await self.close(code=code)
+
+    async def session_ended(self, event) -> None:
+        await self.refuse("Your session has ended.", code=SESSION_ENDED_CLOSE_CODE)
+
+    async def send_html(self, html: str) -> None:
+        """Send fragments; a client that went away while they were rendered is no error
+        (daphne raises on the closed socket; the disconnect handler runs next)."""
+        try:
+            await self.send(text_data=html)
+        except Disconnected:
+            pass
+
+
+def client_address(scope) -> str:
+    """The client's address as daphne saw it (behind the proxy, from its forwarded header)."""
+    client = scope.get("client") or ("unknown", 0)
+    return str(client[0])

@@ -1,0 +1,204 @@
+"""Trust at the websocket: replayed frames, presence per seat, sockets that end with their
+session, frame floods and too many sockets. Real consumers, real channel layer and database."""
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.sessions.models import Session
+from django.core.cache import cache
+
+from cashier.services import bankroll_balance
+from tables import services
+from tables.models import Hand, Seat
+from tables.socket_guard import POLICY_VIOLATION, TokenBucket
+
+from .conftest import current_sequence, db, running_hand, start_hand, table_viewer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SESSION_ENDED = 4401
+
+
+def run(scenario):
+    async_to_sync(scenario)()
+
+
+def test_finding_1_a_replayed_sit_frame_creates_no_chips(heads_up, make_player, assert_audit_clean):
+    """Sit, leave, then the same sit frame again, on the same socket and on a new one (a resend
+    queued while offline): refused, and no seat appears that nobody paid for."""
+    table, alice, bob = heads_up
+    mallory = make_player("mallory")
+
+    async def scenario():
+        tab = await table_viewer(table, mallory).connect()
+        sit = dict(action="sit", seat_number="4", buy_in="200", big_blind="wait", request_id=tab.request_id)
+        await tab.send(**sit)
+        await tab.until("Seat 4 · 200 chips")
+        await tab.send(action="leave")
+        await tab.until('id="sit-form"')
+        await tab.send(**sit)
+        await tab.until("table-error")
+        later = await table_viewer(table, mallory).connect()
+        await later.send(**sit)
+        await later.until("table-error")
+        assert tab.errors == later.errors == ["That request was already made."]
+        await tab.close()
+        await later.close()
+
+    run(scenario)
+    assert not Seat.objects.filter(player=mallory).exists()
+    assert bankroll_balance(mallory) == 10_000
+    services.leave(user=bob, table_id=table.pk)  # another player's cash-out finds its chips
+    assert bankroll_balance(bob) == 10_000
+    assert_audit_clean()
+
+
+def test_finding_1_a_request_id_the_server_did_not_make_is_refused(heads_up, make_player, assert_audit_clean):
+    table, alice, bob = heads_up
+    carol, dave = make_player("carol"), make_player("dave")
+
+    async def scenario():
+        carols = await table_viewer(table, carol).connect()
+        daves = await table_viewer(table, dave).connect()
+        for request_id in ("4b1e8ad8-55b5-4a9c-9d5e-8f8f5f0f3c1a", daves.request_id):  # made up; another player's
+            await carols.send(action="sit", seat_number="4", buy_in="100", big_blind="wait", request_id=request_id)
+            await carols.until("table-error")
+        assert carols.errors == ["That form is not valid: reload the page and try again."] * 2
+        await carols.close()
+        await daves.close()
+
+    run(scenario)
+    assert not Seat.objects.filter(player=carol).exists()
+    assert bankroll_balance(carol) == 10_000
+    assert_audit_clean()
+
+
+def test_finding_4_a_second_socket_cannot_claim_the_reconnect_grace(heads_up):
+    """With the main socket open, opening and closing another during your own turn adds no
+    time and does not mark you offline: presence is per seat (RULES 6.3)."""
+    table, alice, bob = heads_up
+    start_hand(table)  # heads-up alice (the button) acts first
+    deadline = running_hand(table).turn_deadline
+
+    async def scenario():
+        main = await table_viewer(table, alice).connect()
+        for _ in range(3):
+            extra = await table_viewer(table, alice).connect()
+            await extra.close()
+            assert (await db(running_hand, table)).turn_deadline == deadline
+            assert (await db(Seat.objects.get, player=alice)).disconnected_at is None
+        await main.close()  # the last socket: now alice is gone
+        assert (await db(Seat.objects.get, player=alice)).disconnected_at is not None
+        back = await table_viewer(table, alice).connect()  # and back during her turn: the grace, once
+        assert (await db(running_hand, table)).turn_deadline == deadline + timedelta(seconds=20)
+        await back.close()
+
+    run(scenario)
+
+
+def _logged_out(session_key):
+    Session.objects.filter(session_key=session_key).delete()
+    cache.clear()  # the cached copy of the session too: no signal, no message, as a lost one
+
+
+@pytest.mark.parametrize("how", ["log out", "change password", "deactivate"])
+def test_finding_5_sockets_end_with_their_session(heads_up, client, how):
+    table, alice, bob = heads_up
+
+    def end_session(session):
+        if how == "log out":
+            client.cookies["sessionid"] = session.session_key
+            client.post("/accounts/logout/")
+        elif how == "change password":
+            alice.set_password("a-New-strong-pass-77")
+            alice.save()
+        else:
+            alice.is_active = False
+            alice.save()
+
+    async def scenario():
+        tab = await table_viewer(table, alice).connect()
+        other_player = await table_viewer(table, bob).connect()
+        await db(end_session, tab.communicator.scope["session"])
+        assert await tab.closed_with() == SESSION_ENDED
+        assert "Your session has ended." in tab.frames[-1]
+        assert await other_player.drain() == []  # nobody else's socket is touched
+        await other_player.close()
+
+    run(scenario)
+
+
+def test_finding_5_a_lost_close_message_still_cannot_act_for_an_ended_session(heads_up):
+    """Authentication is checked again on every frame that changes something."""
+    table, alice, bob = heads_up
+    start_hand(table)
+    before = running_hand(table).sequence
+
+    async def scenario():
+        tab = await table_viewer(table, alice).connect()
+        await db(_logged_out, tab.communicator.scope["session"].session_key)
+        await tab.send(action="fold", sequence=str(await current_sequence(table)))
+        assert await tab.closed_with() == SESSION_ENDED
+
+    run(scenario)
+    assert running_hand(table).sequence == before and Hand.objects.get().state == Hand.State.RUNNING
+
+
+def test_a_flood_of_frames_gets_a_clear_error_and_a_policy_close(heads_up, settings):
+    settings.WEBSOCKET_FRAME_BURST = 5
+    settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
+    table, alice, bob = heads_up
+
+    async def scenario():
+        tab = await table_viewer(table, alice).connect()
+        for _ in range(12):
+            await tab.send_raw("not json")
+        assert await tab.closed_with() == POLICY_VIOLATION
+        assert tab.errors[:5] == ["That message could not be read."] * 5
+        assert tab.errors[5] == "Too many messages: this connection is closed. Reload the page."
+
+    run(scenario)
+
+
+def test_the_frame_budget_refills_with_time():
+    bucket = TokenBucket(capacity=3, per_second=2)
+    start = bucket.updated
+    assert [bucket.take(start) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(start + 0.4) is False  # 0.8 of a frame back
+    assert bucket.take(start + 0.5) is True
+    assert [bucket.take(start + 60) for _ in range(4)] == [True, True, True, False]  # never above the burst
+
+
+def test_too_many_sockets_per_user_are_refused(heads_up, settings):
+    settings.WEBSOCKET_MAX_PER_USER = 2
+    table, alice, bob = heads_up
+
+    async def scenario():
+        tabs = [await table_viewer(table, alice).connect() for _ in range(2)]
+        extra = table_viewer(table, alice)
+        assert await extra.communicator.connect()
+        assert await extra.closed_with() == POLICY_VIOLATION
+        assert "Too many open connections" in extra.frames[-1]
+        await tabs[0].close()
+        again = await table_viewer(table, alice).connect()  # a closed socket frees its place
+        await again.close()
+        await tabs[1].close()
+
+    run(scenario)
+
+
+def test_too_many_sockets_per_address_are_refused(heads_up, settings):
+    settings.WEBSOCKET_MAX_PER_IP = 3
+    table, alice, bob = heads_up
+
+    async def scenario():
+        watchers = [await table_viewer(table, client=("10.0.0.9", 4000 + k)).connect() for k in range(3)]
+        extra = table_viewer(table, client=("10.0.0.9", 5000))
+        assert await extra.communicator.connect()
+        assert await extra.closed_with() == POLICY_VIOLATION
+        elsewhere = await table_viewer(table, client=("10.0.0.10", 5000)).connect()  # another address
+        for tab in (*watchers, elsewhere):
+            await tab.close()
+
+    run(scenario)
