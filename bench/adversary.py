@@ -1,0 +1,362 @@
+"""A hostile crowd at one table, frame by frame, through the real websocket consumers.
+
+``python -m bench.adversary --steps 100000`` (from the repository root, in .venv) recreates a
+database (default ``poker_adversary``), migrates it and plays ``--steps`` random steps: players
+open and close sockets, sit, leave, top up, sit out and in, act (legal, illegal, stale or out
+of turn), log out and back in, send garbage, and replay any frame they sent before, on the
+same socket or on a new one (a resend queued while offline); the clock times turns out and
+deals. After every step the chips are checked:
+
+- the chip audit is clean (ledger balanced, escrow = chips at the table, every seat paid for);
+- every player owns exactly what the ledger issued to them plus what they won or lost in
+  complete hands.
+
+Exit status 1 on the first broken check. The suite runs the same driver for a few thousand
+steps (tests/web/test_adversary_frames.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+PLAYERS = 4
+SEATS = 4
+# A frame whose answer marks the end of the one sent before it: the consumer takes frames in order.
+PROBE = json.dumps({"action": "probe"})
+PROBE_ANSWER = "Unknown action."
+_REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
+GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
+           json.dumps({"action": "call", "sequence": {"$gt": 0}})]  # fmt: skip
+
+
+class ChecksFailed(AssertionError):
+    pass
+
+
+@dataclass
+class Socket:
+    player: int
+    communicator: object  # channels.testing.WebsocketCommunicator
+    open: bool = True
+    request_id: str = ""  # the seat forms' request id it was sent last, as the page's form holds it
+
+    def took(self, output: dict) -> str:
+        """Note one message from the server; returns its text."""
+        if output["type"] == "websocket.close":
+            self.open = False
+            return ""
+        text = output.get("text", "")
+        found = _REQUEST_ID.search(text)
+        if found:
+            self.request_id = found.group(1)
+        return text
+
+
+@dataclass
+class Adversary:
+    """The crowd: ``players`` logged in (a session each), a table, every frame they ever sent."""
+
+    rng: random.Random
+    table: object
+    players: list
+    sockets: list[Socket] = field(default_factory=list)
+    sent: list[tuple[int, str]] = field(default_factory=list)
+    sessions: dict[int, object] = field(default_factory=dict)
+    counts: Counter = field(default_factory=Counter)
+
+    # --- sockets -----------------------------------------------------------------------------
+
+    async def open_socket(self, player: int) -> Socket:
+        from channels.routing import URLRouter
+        from channels.testing import WebsocketCommunicator
+
+        from tables.routing import websocket_urlpatterns
+
+        communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{self.table.pk}/")
+        communicator.scope.update(user=self.players[player], session=await self._session(player),
+                                  client=("127.0.0.1", 40000 + len(self.sockets)))  # fmt: skip
+        connected, _ = await communicator.connect()
+        socket = Socket(player, communicator, open=connected)
+        if connected:
+            self.sockets.append(socket)
+            socket.took(await communicator.receive_output(5))  # the snapshot (or a refusal and a close)
+        return socket
+
+    async def _session(self, player: int):
+        if player not in self.sessions:
+            self.sessions[player] = await _db(_logged_in_session, self.players[player])
+        return self.sessions[player]
+
+    async def close_socket(self, socket: Socket) -> None:
+        if socket.open:
+            socket.open = False
+            await socket.communicator.disconnect()
+
+    def live(self, player: int | None = None) -> list[Socket]:
+        return [s for s in self.sockets if s.open and (player is None or s.player == player)]
+
+    async def socket_of(self, player: int) -> Socket:
+        mine = self.live(player)
+        if mine and self.rng.random() < 0.9:
+            return self.rng.choice(mine)
+        return await self.open_socket(player)
+
+    # --- frames ------------------------------------------------------------------------------
+
+    async def send(self, socket: Socket, text: str, *, remember: bool = True) -> list[str]:
+        """Send one frame and wait until the consumer has dealt with it; returns what it sent back."""
+        if remember:
+            self.sent.append((socket.player, text))
+        communicator = socket.communicator
+        await communicator.send_to(text_data=text)
+        await communicator.send_to(text_data=PROBE)
+        replies = []
+        while socket.open:
+            reply = socket.took(await communicator.receive_output(5))
+            if reply.startswith('<div id="table-error"') and PROBE_ANSWER in reply:
+                break
+            replies.append(reply)
+        return replies
+
+    async def _drain(self, socket: Socket) -> None:
+        """Take what the server pushed meanwhile (other players' changes), without waiting."""
+        queue = socket.communicator.output_queue
+        while socket.open and not queue.empty():
+            socket.took(queue.get_nowait())
+
+    # --- one step ----------------------------------------------------------------------------
+
+    async def step(self) -> str:
+        rng = self.rng
+        kind = rng.choices(
+            ["sit", "leave", "top_up", "sit_out", "sit_in", "act", "act", "act", "replay", "replay",
+             "garbage", "open", "close", "clock", "deal", "log_out"],
+        )[0]  # fmt: skip
+        self.counts[kind] += 1
+        player = rng.randrange(len(self.players))
+        if kind == "open":
+            await self.open_socket(player)
+        elif kind == "close":
+            mine = self.live(player)
+            if mine:
+                await self.close_socket(rng.choice(mine))
+        elif kind == "clock":
+            await _db(_time_runs_out, self.table)
+        elif kind == "deal":
+            await _db(_deal, self.table)
+        elif kind == "log_out":
+            await _db(_log_out, self.sessions.pop(player, None))
+        elif kind == "replay":
+            if self.sent:
+                who, text = rng.choice(self.sent)
+                await self.send(await self.socket_of(who), text, remember=False)
+        else:
+            socket = await self.socket_of(player)
+            if socket.open:
+                await self.send(socket, await self._frame(kind, socket))
+        for socket in self.live():
+            await self._drain(socket)
+        return kind
+
+    async def _frame(self, kind: str, socket: Socket) -> str:
+        rng = self.rng
+        request_id = socket.request_id if rng.random() < 0.85 else uuid.uuid4().hex
+        amount = rng.choice([0, 1, 39, 40, 100, 150, 200, 201, 10**6])
+        if kind == "garbage":
+            return rng.choice(GARBAGE)
+        if kind == "sit":
+            return json.dumps({"action": "sit", "seat_number": str(rng.randint(0, SEATS + 1)), "buy_in": str(amount),
+                               "big_blind": rng.choice(["wait", "now"]), "request_id": request_id})  # fmt: skip
+        if kind == "top_up":
+            return json.dumps({"action": "top_up", "amount": str(amount), "request_id": request_id})
+        if kind == "sit_in":
+            return json.dumps({"action": "sit_in", "big_blind": rng.choice(["wait", "now"])})
+        if kind in ("leave", "sit_out"):
+            return json.dumps({"action": kind})
+        legal, sequence = await _db(_legal_actions, self.table)
+        action = {"action": rng.choice(["fold", "check", "call", "bet", "raise"]), "sequence": str(sequence)}
+        if legal is not None and rng.random() < 0.7:
+            options = ["fold", "check" if legal.can_check else "call"] + ([legal.bet_kind] if legal.bet_kind else [])
+            action["action"] = rng.choice(options)
+            if action["action"] in ("bet", "raise"):
+                action["amount"] = str(rng.randint(legal.min_to, legal.max_to))
+        elif rng.random() < 0.5:
+            action["amount"] = str(rng.randint(1, 300))
+        if rng.random() < 0.1:
+            action["sequence"] = str(sequence + rng.choice([-1, 1]))
+        return json.dumps(action)
+
+
+# --- database side (each runs in a thread through database_sync_to_async) ---------------------
+
+
+def _db(function, *args):
+    from channels.db import database_sync_to_async
+
+    return database_sync_to_async(function)(*args)
+
+
+def _logged_in_session(user):
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return session
+
+
+def _log_out(session) -> None:
+    """What logging out does: the session's sockets are told to close, and the session is gone."""
+    from accounts.socket_sessions import end_sockets, session_group
+
+    if session is not None:
+        end_sockets(session_group(session.session_key))
+        session.flush()
+
+
+def _running(table):
+    from tables.models import Hand
+
+    return Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
+
+
+def _legal_actions(table):
+    from tables.services.hand_log import rebuild
+
+    hand = _running(table)
+    return (None, 0) if hand is None else (rebuild(hand).legal_actions(), hand.sequence)
+
+
+def _time_runs_out(table) -> None:
+    from tables import services
+
+    hand = _running(table)
+    if hand is not None:
+        services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
+
+
+def _deal(table) -> None:
+    from tables import services
+
+    services.start_hand_if_due(table_id=table.pk)
+
+
+def chip_problems(players) -> list[str]:
+    """What the checks after every step found (empty: all well)."""
+    from cashier.audit import run_audit
+
+    return [*run_audit().problems, *ownership_problems(players)]
+
+
+def ownership_problems(players) -> list[str]:
+    """Each player owns (bankroll + stacks + top-ups waiting + the stacks they started running
+    hands with) exactly what the ledger issued to them plus what they won in complete hands."""
+    from django.db.models import F, Sum
+
+    from cashier import services as cashier
+    from cashier.models import LedgerEntry, LedgerTransaction
+    from tables.models import Hand, HandPlayer
+
+    ids = [user.pk for user in players]
+    issuing = (LedgerTransaction.Kind.GRANT, LedgerTransaction.Kind.RELOAD, LedgerTransaction.Kind.ADJUSTMENT)
+    issued = dict(
+        LedgerEntry.objects.filter(account__user_id__in=ids, transaction__kind__in=issuing)
+        .values_list("account__user_id")
+        .annotate(total=Sum("amount"))
+    )
+    won = dict(
+        HandPlayer.objects.filter(player_id__in=ids, hand__state=Hand.State.COMPLETE)
+        .values_list("player_id")
+        .annotate(total=Sum(F("final_stack") - F("starting_stack")))
+    )
+    problems = []
+    for user in players:
+        owned = cashier.chips_owned(user)
+        expected = issued.get(user.pk, 0) + won.get(user.pk, 0)
+        if owned != expected:
+            problems.append(f"{user.username} owns {owned}, but was issued {issued.get(user.pk, 0)} "
+                            f"and won {won.get(user.pk, 0)}")  # fmt: skip
+    return problems
+
+
+def setup_world(tag: str):
+    """A four-seat Pot Limit table and its players (sign-up as the room does it)."""
+    from accounts.services import register_player
+    from tables.models import Table
+
+    table = Table.objects.create(name=f"Adversary {tag}", variant="pot_limit", stake_small=1, stake_big=2,
+                                 seat_count=SEATS, min_buy_in=40, max_buy_in=200)  # fmt: skip
+    players = [register_player(username=f"adv{tag}p{k}", password="x-Strong-pass-8412") for k in range(PLAYERS)]
+    return table, players
+
+
+async def play(*, steps: int, seed: int, table, players, log=print, check_every: int = 1) -> dict:
+    """Play ``steps`` steps; raises ChecksFailed (with the step and what broke) at the first problem."""
+    adversary = Adversary(random.Random(seed), table, players)
+    started = time.monotonic()
+    try:
+        for number in range(1, steps + 1):
+            kind = await adversary.step()
+            if number % check_every == 0 or number == steps:
+                problems = await _db(chip_problems, players)
+                if problems:
+                    raise ChecksFailed(f"step {number} ({kind}): {problems}")
+            if number % 5000 == 0:
+                log(f"{number} steps, {time.monotonic() - started:.0f} s, clean")
+    finally:
+        for socket in adversary.live():
+            await adversary.close_socket(socket)
+    return {"steps": steps, "seed": seed, "seconds": round(time.monotonic() - started, 1),
+            "kinds": dict(adversary.counts), "frames_sent": len(adversary.sent)}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.adversary", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--steps", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="poker_adversary", help="database name, dropped and recreated")
+    args = parser.parse_args(argv)
+
+    from .load.stack import database_url, recreate_database
+
+    os.environ.update(DATABASE_URL=database_url(args.db), DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1",
+                      HAND_PAUSE_SECONDS="0", WEBSOCKET_FRAME_BURST="1000000", LOG_LEVEL="ERROR")  # fmt: skip
+    os.environ.pop("REDIS_URL", None)  # the in-process channel layer: consumers and driver share one loop
+    os.environ.pop("CACHE_URL", None)
+    recreate_database(args.db)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    table, players = setup_world(uuid.uuid4().hex[:6])
+    print(f"database {args.db} (recreated): {args.steps} steps, seed {args.seed}", flush=True)
+    try:
+        figures = asyncio.run(play(steps=args.steps, seed=args.seed, table=table, players=players))
+    except ChecksFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        return 1
+    print(json.dumps(figures, indent=2))
+    print("PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""The frame-level adversary (bench/adversary.py) for a few thousand steps: a crowd of players
+replaying, flooding and racing each other through the real table consumers, with the chips
+checked after every step. ``python -m bench.adversary --steps 100000`` runs it at length."""
+
+import os
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from bench.adversary import ChecksFailed, play, setup_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_frame_sequence_creates_or_moves_chips_it_should_not(seed, settings, channel_layer):
+    settings.WEBSOCKET_FRAME_BURST = 10**6  # every step sends a probe frame too
+    table, players = setup_world(uuid.uuid4().hex[:6])
+    steps = int(os.environ.get("ADVERSARY_CI_STEPS", 800))
+    try:
+        figures = async_to_sync(play)(steps=steps, seed=seed, table=table, players=players, log=lambda m: None)
+    except ChecksFailed as failure:
+        pytest.fail(str(failure))
+    assert figures["steps"] == steps
+    # The crowd did what it is for: replays, seat changes and actions all happened.
+    assert {"replay", "sit", "leave", "top_up", "act", "log_out"} <= set(figures["kinds"]), figures["kinds"]
