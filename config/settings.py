@@ -50,7 +50,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes documents: it turns a lockout into a response.
+    # Last, as django-axes documents: they turn a refused log-in into a response.
+    "accounts.middleware.LoginThrottleMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -102,6 +103,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # An address past LOGIN_FAILURE_RATE gets no password checked (accounts/throttles.py).
+    "accounts.backends.LoginThrottleBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -118,10 +121,23 @@ LOGOUT_REDIRECT_URL = "lobby"
 # Repeated wrong passwords lock the username out for a while (django-axes).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
-# Lock a username from the address that keeps failing (not the whole account for everyone).
+# Lock a username from the address that keeps failing, never the username alone: nobody
+# can lock another player out from everywhere by typing wrong passwords for them.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttles.axes_username"
+
+# Per-address limits, counted in the cache (accounts/throttles.py, django-ratelimit's
+# notation: "5/h", "20/15m"). A password spray over many usernames from one address is
+# slowed by LOGIN_FAILURE_RATE; successful log-ins are not counted.
+SIGNUP_RATE = env.str("SIGNUP_RATE", default="5/h")
+LOGIN_FAILURE_RATE = env.str("LOGIN_FAILURE_RATE", default="20/15m")
+RATELIMIT_IP_META_KEY = "config.client_ip.client_ip"
+# django_ratelimit is used as a library, not an installed app: its system check calls
+# Django's own RedisCache "not officially supported" and the embedded default's
+# local-memory cache "not shared", though one process is all the embedded default has.
 
 # --- Play money -----------------------------------------------------------
 CHIPS_SIGNUP_GRANT = env.int("CHIPS_SIGNUP_GRANT", default=10_000)
