@@ -144,3 +144,11 @@ def test_nobody_can_lock_a_player_out_from_everywhere(settings, make_player):
     assert _log_in(victim, "victim", GOOD_PASSWORD).status_code == 302
     assert victim.get(reverse("profile")).status_code == 200
 
+
+
+def test_changing_the_case_of_the_username_does_not_reset_the_lock(settings, make_player):
+    make_player(username="casey")
+    attacker = Client(REMOTE_ADDR=HOME)
+    for variant in ["casey", "Casey", "CASEY", "cAsEy", "caseY"][: settings.AXES_FAILURE_LIMIT]:
+        _log_in(attacker, variant, "wrong")
+    assert _log_in(attacker, "CaSeY", GOOD_PASSWORD).status_code == 429
