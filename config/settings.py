@@ -13,6 +13,7 @@ from pathlib import Path
 
 import environ
 import jinja2
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -20,7 +21,16 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="insecure-embedded-default-key-set-SECRET_KEY-in-production")
+# Sessions, password resets and CSRF tokens are signed with SECRET_KEY: the published
+# development key would let anyone forge a session, so only DEBUG=1 may fall back to it.
+DEVELOPMENT_SECRET_KEY = "insecure-embedded-default-key-set-SECRET_KEY-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default="") or DEVELOPMENT_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY to a long random value (python -c 'from django.core.management.utils import "
+        "get_random_secret_key as k; print(k())'): with DEBUG=0 the development key is refused. "
+        "DEBUG=1 (scripts/run) runs without one."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -216,7 +226,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)  # a year
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
