@@ -11,7 +11,7 @@ class SignupForm(UserCreationForm):
     """Django's creation form: NFKC-normalised username, "Bob" refused when "bob" exists,
     password validators; plus no mixed-script look-alikes."""
 
-    class Meta:
+    class Meta(UserCreationForm.Meta):  # keeps UsernameField: NFKC before any check, autocomplete
         model = User
         fields = ("username",)
 

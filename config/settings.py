@@ -13,6 +13,7 @@ from pathlib import Path
 
 import environ
 import jinja2
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "csp",
     "accounts",
     "cashier",
     "tables",
@@ -52,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -231,6 +234,26 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): everything from this origin, no inline script, no
+# eval (templates/base.html also tells htmx not to try), websockets to this origin only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "connect-src": [SELF],
+        "img-src": [SELF, "data:"],
+        # 'unsafe-inline' for styles only: the table page's layout, seen from the viewer's
+        # seat, arrives over the websocket as a <style id="felt-view"> element rendered once
+        # for all of that player's sockets, so it cannot carry a per-page nonce. Inline
+        # styles cannot run code.
+        "style-src": [SELF, UNSAFE_INLINE],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 
 LOGGING = {
     "version": 1,
