@@ -12,20 +12,29 @@ Used by django-axes (``AXES_CLIENT_IP_CALLABLE``), by the rate limits
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
-UNKNOWN = "0.0.0.0"  # a client without an address (a Unix socket): one shared bucket, never a bypass
+# A client with no address, or one that is not an IP address (a Unix socket, a proxy that
+# passed a client's made-up X-Forwarded-For on): all such share one bucket, so rotating
+# made-up values is no way around a limit.
+UNKNOWN = "0.0.0.0"
+
+
+def _address(value: Any) -> str:
+    try:
+        return str(ipaddress.ip_address(str(value).strip()))
+    except ValueError:
+        return UNKNOWN
 
 
 def client_ip(request) -> str:
     """The client address of an HTTP request (django-axes and django-ratelimit call this)."""
-    return request.META.get("REMOTE_ADDR") or UNKNOWN
+    return _address(request.META.get("REMOTE_ADDR", ""))
 
 
 def client_ip_from_scope(scope: Mapping[str, Any]) -> str:
     """The client address of an ASGI connection (a websocket consumer's ``self.scope``)."""
     client = scope.get("client")
-    if client and client[0]:
-        return str(client[0])
-    return UNKNOWN
+    return _address(client[0]) if client else UNKNOWN

@@ -152,3 +152,12 @@ def test_changing_the_case_of_the_username_does_not_reset_the_lock(settings, mak
     for variant in ["casey", "Casey", "CASEY", "cAsEy", "caseY"][: settings.AXES_FAILURE_LIMIT]:
         _log_in(attacker, variant, "wrong")
     assert _log_in(attacker, "CaSeY", GOOD_PASSWORD).status_code == 429
+
+
+def test_made_up_addresses_share_one_bucket(settings):
+    """Were the proxy ever to pass a client's own X-Forwarded-For on, rotating made-up values
+    would buy no fresh attempts (and no server error)."""
+    settings.LOGIN_FAILURE_RATE = "2/15m"
+    assert _log_in(Client(REMOTE_ADDR="made-up-1"), "nobody", "x").status_code == 200
+    assert _log_in(Client(REMOTE_ADDR="made-up-2"), "nobody", "x").status_code == 200
+    assert _log_in(Client(REMOTE_ADDR="made-up-3"), "nobody", "x").status_code == 429

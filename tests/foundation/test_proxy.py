@@ -44,6 +44,22 @@ def test_the_client_address_is_what_daphne_put_in_remote_addr_and_the_scope():
     assert client_ip_from_scope({"client": None}) == UNKNOWN  # a Unix socket: one shared bucket
 
 
+@pytest.mark.parametrize("made_up", ["", "unknown", "1.2.3.4.5", "<script>", "203.0.113.9, 10.0.0.1"])
+def test_an_address_that_is_no_ip_address_falls_in_one_shared_bucket(made_up):
+    class Request:
+        META = {"REMOTE_ADDR": made_up}
+
+    assert client_ip(Request()) == UNKNOWN
+    assert client_ip_from_scope({"client": [made_up, 0]}) == UNKNOWN
+
+
+def test_ipv6_addresses_are_written_one_way():
+    class Request:
+        META = {"REMOTE_ADDR": "2001:DB8:0:0::1"}
+
+    assert client_ip(Request()) == "2001:db8::1"
+
+
 def test_axes_and_the_limits_read_the_address_from_that_one_place():
     assert settings.AXES_CLIENT_IP_CALLABLE == "config.client_ip.client_ip"
     assert settings.RATELIMIT_IP_META_KEY == "config.client_ip.client_ip"
