@@ -6,4 +6,6 @@ class AccountsConfig(AppConfig):
     verbose_name = "Players"
 
     def ready(self) -> None:
-        from . import socket_sessions  # noqa: F401 - connects its signal receivers
+        # Both only connect their signal receivers.
+        from . import signals  # noqa: F401  (counts failed log-ins per address)
+        from . import socket_sessions  # noqa: F401  (a session that ends closes its sockets)

@@ -1,13 +1,23 @@
 from django import forms
-from django.contrib.auth.forms import BaseUserCreationForm
+from django.contrib.auth.forms import UserCreationForm
 
 from .models import User
+from .usernames import validate_no_lookalikes
 
 
-class SignupForm(BaseUserCreationForm):
-    class Meta:
+class SignupForm(UserCreationForm):
+    """Django's creation form: NFKC-normalised username, "Bob" refused when "bob" exists,
+    password validators; plus no mixed-script look-alikes."""
+
+    class Meta(UserCreationForm.Meta):  # keeps UsernameField: NFKC before any check, autocomplete
         model = User
         fields = ("username",)
+
+    def clean_username(self):
+        username = super().clean_username()  # None when the name is taken (error already added)
+        if username is not None:
+            validate_no_lookalikes(username)
+        return username
 
 
 class IdempotentForm(forms.Form):

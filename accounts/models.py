@@ -1,8 +1,28 @@
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.db import models
+from django.db.models.functions import Lower
+
+USERNAME_TAKEN = "A user with that username already exists."
+
+
+class UserManager(DjangoUserManager):
+    def get_by_natural_key(self, username):
+        """Log-in finds the account whatever the case typed: "Bob" logs in as "bob"
+        (usernames are unique regardless of case, so there is at most one)."""
+        return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
 
 
 class User(AbstractUser):
     """A player (or staff member). Custom from the first migration, as Django advises."""
 
+    objects = UserManager()
+
     class Meta:
         db_table = "accounts_user"
+        constraints = [
+            # "bob" and "Bob" are one name: a second player could pass for the first.
+            models.UniqueConstraint(
+                Lower("username"), name="accounts_user_username_ci_unique", violation_error_message=USERNAME_TAKEN
+            ),
+        ]

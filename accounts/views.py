@@ -9,13 +9,22 @@ from cashier.errors import CashierError
 from cashier.models import LedgerEntry
 
 from .forms import ReloadForm, SignupForm
+from .pages import too_many_attempts
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
 from .services import register_player
+from .throttles import count_signup, signup_retry_after
 
 
 def signup(request):
+    # Said before the form is filled in, and checked again when an account is about to be made.
+    retry_after = signup_retry_after(request)
+    if retry_after is not None:
+        return too_many_attempts(request, "signup", retry_after)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        retry_after = count_signup(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "signup", retry_after)
         user = register_player(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome! {cashier.bankroll_balance(user):,} play chips are in your bankroll.")

@@ -10,8 +10,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from tables.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -19,7 +19,7 @@ application = StartEmbeddedClock(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginWebsocketValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import environ
 import jinja2
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -20,7 +22,16 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="insecure-embedded-default-key-set-SECRET_KEY-in-production")
+# Sessions, password resets and CSRF tokens are signed with SECRET_KEY: the published
+# development key would let anyone forge a session, so only DEBUG=1 may fall back to it.
+DEVELOPMENT_SECRET_KEY = "insecure-embedded-default-key-set-SECRET_KEY-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default="") or DEVELOPMENT_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY to a long random value (python -c 'from django.core.management.utils import "
+        "get_random_secret_key as k; print(k())'): with DEBUG=0 the development key is refused. "
+        "DEBUG=1 (scripts/run) runs without one."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -35,6 +46,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "csp",
     "accounts",
     "cashier",
     "tables",
@@ -42,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -50,7 +63,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes documents: it turns a lockout into a response.
+    # Last, as django-axes documents: they turn a refused log-in into a response.
+    "accounts.middleware.LoginThrottleMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -102,6 +116,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # An address past LOGIN_FAILURE_RATE gets no password checked (accounts/throttles.py).
+    "accounts.backends.LoginThrottleBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -121,10 +137,23 @@ LOGOUT_REDIRECT_URL = "lobby"
 # Repeated wrong passwords lock the username out for a while (django-axes).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
-# Lock a username from the address that keeps failing (not the whole account for everyone).
+# Lock a username from the address that keeps failing, never the username alone: nobody
+# can lock another player out from everywhere by typing wrong passwords for them.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttles.axes_username"
+
+# Per-address limits, counted in the cache (accounts/throttles.py, django-ratelimit's
+# notation: "5/h", "20/15m"). A password spray over many usernames from one address is
+# slowed by LOGIN_FAILURE_RATE; successful log-ins are not counted.
+SIGNUP_RATE = env.str("SIGNUP_RATE", default="5/h")
+LOGIN_FAILURE_RATE = env.str("LOGIN_FAILURE_RATE", default="20/15m")
+RATELIMIT_IP_META_KEY = "config.client_ip.client_ip"
+# django_ratelimit is used as a library, not an installed app: its system check calls
+# Django's own RedisCache "not officially supported" and the embedded default's
+# local-memory cache "not shared", though one process is all the embedded default has.
 
 # --- Play money -----------------------------------------------------------
 CHIPS_SIGNUP_GRANT = env.int("CHIPS_SIGNUP_GRANT", default=10_000)
@@ -204,11 +233,31 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)  # a year
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): everything from this origin, no inline script, no
+# eval (templates/base.html also tells htmx not to try), websockets to this origin only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "connect-src": [SELF],
+        "img-src": [SELF, "data:"],
+        # 'unsafe-inline' for styles only: the table page's layout, seen from the viewer's
+        # seat, arrives over the websocket as a <style id="felt-view"> element rendered once
+        # for all of that player's sockets, so it cannot carry a per-page nonce. Inline
+        # styles cannot run code.
+        "style-src": [SELF, UNSAFE_INLINE],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -13,8 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+PRODUCTION_SECRET_KEY = "p" * 20 + "-production-secret-with-enough-entropy-1234567890"
+
+
 def _env(**overrides) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL", "DEBUG"}}
+    """This process's environment without the deployment's variables, plus ``overrides``."""
+    deployment = {"DATABASE_URL", "REDIS_URL", "CACHE_URL", "DEBUG", "SECRET_KEY"}
+    env = {k: v for k, v in os.environ.items() if k not in deployment}
     env.update(overrides)
     return env
 
@@ -33,14 +38,19 @@ SHOW_BACKENDS = (
 
 
 def test_embedded_default_needs_no_server():
-    engine, layer, broker = _python(SHOW_BACKENDS).split()
+    engine, layer, broker = _python(SHOW_BACKENDS, SECRET_KEY=PRODUCTION_SECRET_KEY).split()
     assert engine == "django.db.backends.sqlite3"
     assert layer == "channels.layers.InMemoryChannelLayer"
     assert broker == "memory://"
 
 
 def test_production_settings_use_postgresql_and_redis():
-    out = _python(SHOW_BACKENDS, DATABASE_URL="postgres://u@db:5432/poker", REDIS_URL="redis://cache:6379/0")
+    out = _python(
+        SHOW_BACKENDS,
+        DATABASE_URL="postgres://u@db:5432/poker",
+        REDIS_URL="redis://cache:6379/0",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
+    )
     assert out.split() == [
         "django.db.backends.postgresql",
         "channels_redis.core.RedisChannelLayer",
@@ -54,7 +64,7 @@ def test_check_deploy_is_clean_with_production_variables():
         cwd=ROOT,
         env=_env(
             DEBUG="0",
-            SECRET_KEY="p" * 20 + "-production-secret-with-enough-entropy-1234567890",
+            SECRET_KEY=PRODUCTION_SECRET_KEY,
             ALLOWED_HOSTS="poker.example.com",
             CSRF_TRUSTED_ORIGINS="https://poker.example.com",
             DATABASE_URL="postgres://postgres@127.0.0.1:5432/poker",

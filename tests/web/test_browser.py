@@ -32,7 +32,9 @@ def open_tab(chromium, live_server_url):
     contexts = []
 
     def open_one(viewport=DESKTOP):
-        context = chromium.new_context(viewport=viewport, base_url=live_server_url)
+        # Playwright's wait_for_function polls its predicate with eval, which the site's
+        # Content-Security-Policy forbids; tests/web/test_csp.py walks the site with it enforced.
+        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True)
         context.set_default_timeout(8000)
         contexts.append(context)
         page = context.new_page()

@@ -1,0 +1,75 @@
+"""Per-IP limits on sign-ups and on failed log-ins, counted in the cache by django-ratelimit.
+
+Both count per client address (``config.client_ip``; IPv6 per /64, django-ratelimit's
+default mask) in fixed windows. The rates are settings (``SIGNUP_RATE``,
+``LOGIN_FAILURE_RATE``) in django-ratelimit's notation, e.g. ``"5/h"``, ``"20/15m"``.
+
+django-axes still locks a username from the one address that keeps failing; the
+failed-log-in limit here slows a password spray (many usernames from one address), and
+neither ever locks a username for everyone.
+
+Each check returns the seconds until the window ends when the address is at its limit
+(shown on the 429 page and sent as Retry-After), or None when it may go on.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.conf import settings
+from django_ratelimit.core import get_usage
+
+SIGNUP_GROUP = "accounts.signup"
+LOGIN_FAILURE_GROUP = "accounts.login-failure"
+
+
+def _usage(request, group: str, rate: str, *, increment: bool) -> dict | None:
+    return get_usage(request, group=group, key="ip", rate=rate, increment=increment)
+
+
+def _retry_after(usage: dict | None, *, reached) -> int | None:
+    if usage is None or not (usage["should_limit"] or reached(usage)):
+        return None
+    return max(1, usage["time_left"])
+
+
+# --- sign-up ---------------------------------------------------------------------------
+
+
+def signup_retry_after(request) -> int | None:
+    """This address has already made as many accounts as the window allows."""
+    usage = _usage(request, SIGNUP_GROUP, settings.SIGNUP_RATE, increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_signup(request) -> int | None:
+    """Count one account about to be made from this address; a wait if it is one too many.
+
+    Counting and checking are one atomic increment, so two sign-ups sent at once cannot
+    both squeeze under the limit.
+    """
+    usage = _usage(request, SIGNUP_GROUP, settings.SIGNUP_RATE, increment=True)
+    return _retry_after(usage, reached=lambda u: False)
+
+
+# --- failed log-ins --------------------------------------------------------------------
+
+
+def login_failure_retry_after(request) -> int | None:
+    """This address has failed as many log-ins as the window allows."""
+    usage = _usage(request, LOGIN_FAILURE_GROUP, settings.LOGIN_FAILURE_RATE, increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_login_failure(request) -> None:
+    _usage(request, LOGIN_FAILURE_GROUP, settings.LOGIN_FAILURE_RATE, increment=True)
+
+
+def axes_username(request, credentials: dict | None) -> str:
+    """The username django-axes locks (with the address): "Bob" and "bob" are one account,
+    so they share one count of failures."""
+    if credentials:
+        username = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+    else:
+        username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD)
+    return unicodedata.normalize("NFKC", username or "").lower()
