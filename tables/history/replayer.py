@@ -183,7 +183,8 @@ class _Table:
         # After a departure the button may be dead, or the small blind (RULES 2.9).
         button = self.seats.get(event["button"])
         if button is None:
-            text = f"The hand starts: the button is dead on seat {event['button']} (nobody is dealt in from it); {stakes}."
+            dead = f"the button is dead on seat {event['button']} (nobody is dealt in from it)"
+            text = f"The hand starts: {dead}; {stakes}."
         else:
             text = f"The hand starts: {button.name} (seat {button.seat}) has the button; {stakes}."
         if event["small_blind_seat"] is None:

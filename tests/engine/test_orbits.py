@@ -17,18 +17,20 @@ Definitions used by the checks:
   not completed before the simulation ends is not checked.
 * A player *present for the whole orbit* is present at every hand i..j (hand j
   included: it is the hand for which the big blind passes the last seats of the lap).
-* To *post the big blind* is to be the hand's big blind seat; a big blind posted to come
-  in at once is an entrant's own choice (RULES 2.7, 2.11) and is counted apart.
+* To *post the big blind* is to be the hand's big blind seat. A big blind posted to come
+  in at once is not counted: it is an entrant's own choice (RULES 2.7, 2.11).
 
 The checks: every player present for a whole orbit posts the big blind exactly once in
 it (nobody skips it, nobody pays it twice, whoever leaves: RULES 2.9); nobody posts it in
 two hands in a row, also when the table goes heads-up (RULES 2.9, 2.10); the small blind
-is the last big blind's when that player plays on, else dead (RULES 2.9); the button
-follows the small blind's position, and nobody gets a live button before paying the big
-blind since their last one (or since they sat down or came back); heads-up the button posts the small blind and acts first before the
-flop (RULES 2.3); an entrant comes in only through the big blind or one big blind posted
-now, never a dead small blind (RULES 2.7, 2.11); and the engine posts exactly the planned
-blinds.
+is posted by the last big blind when that player plays on, and is otherwise dead with
+three or more players (RULES 2.9); with three or more players the button goes where the
+last small blind was, or would have been, and nobody gets it without paying the big blind
+since they last had it or since they sat down or came back (a heads-up hand, where the
+button is the small blind, or a new game starts this count afresh); heads-up the button posts the small blind and
+acts first before the flop (RULES 2.3); an entrant comes in only through the big blind or
+one big blind posted now, never on the small blind or the button (RULES 2.7, 2.11); and
+the engine posts exactly the blinds planned.
 """
 
 from __future__ import annotations
