@@ -41,9 +41,11 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine import Hand, HandConfig, SeatSetup, Variant
+from tables.engine import Hand
 from tables.engine import events as ev
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
+
+from .support import config_for_plan
 
 REGULAR, WAITING, SITTING_OUT = "regular", "waiting", "sitting out"
 OPERATIONS = ("leave", "arrive", "sit_out", "come_back")
@@ -126,16 +128,7 @@ class SimulatedTable:
 
 def check_the_engine_posts_the_plan(plan: HandPositions) -> None:
     """The plan is a valid HandConfig and the engine posts exactly its blinds (RULES 2.3, 2.11)."""
-    config = HandConfig(
-        variant=Variant.POT_LIMIT,
-        small_blind=1,
-        big_blind=2,
-        big_bet=0,
-        seats=tuple(SeatSetup(seat, 100, seat in plan.extra_big_blinds) for seat in sorted(plan.dealt_in)),
-        button=plan.button,
-        small_blind_seat=plan.small_blind_seat,
-        big_blind_seat=plan.big_blind_seat,
-    )
+    config = config_for_plan(plan)
     hand = Hand(config, list(range(52)))
     posts = sorted((e["seat"], e["blind"]) for e in hand.start() if e["type"] == ev.BLIND_POSTED)
     expected = [(plan.big_blind_seat, ev.BIG_BLIND), *((s, ev.EXTRA_BIG_BLIND) for s in plan.extra_big_blinds)]

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.engine import HandConfig, SeatSetup, Variant
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
+
+from .support import config_for_plan
 
 
 def player(seat, sat_order=None, *, ready=True, waiting=False, post_now=False):
@@ -55,20 +56,6 @@ def play_hands(candidates, previous, hands, seat_count=6):
         ]
         previous = [as_played(hand), *previous[:1]]
     return plans
-
-
-def hand_config(hand: HandPositions) -> HandConfig:
-    """The engine's config for a plan: it validates the positions (RULES 2.3)."""
-    return HandConfig(
-        variant=Variant.POT_LIMIT,
-        small_blind=1,
-        big_blind=2,
-        big_bet=0,
-        seats=tuple(SeatSetup(seat, 100, seat in hand.extra_big_blinds) for seat in sorted(hand.dealt_in)),
-        button=hand.button,
-        small_blind_seat=hand.small_blind_seat,
-        big_blind_seat=hand.big_blind_seat,
-    )
 
 
 FIVE_HANDED = played(1, 2, 3)  # seats 1-5: button 1, small blind 2, big blind 3
@@ -167,7 +154,7 @@ def test_rule_2_9_big_blind_leaves_next_hand_has_a_dead_small_blind():
     hand = plan(five_handed_without(3), [FIVE_HANDED])
     assert positions(hand) == (2, None, 4)
     assert hand.dealt_in == (4, 5, 1, 2)
-    hand_config(hand)  # the engine accepts a hand without a small blind
+    config_for_plan(hand)  # the engine accepts a hand without a small blind
 
 
 def test_rule_2_9_small_blind_leaves_next_hand_has_a_dead_button():
@@ -178,7 +165,7 @@ def test_rule_2_9_small_blind_leaves_next_hand_has_a_dead_button():
     assert positions(hand) == (2, 3, 4)
     assert hand.has_dead_button
     assert hand.dealt_in == (3, 4, 5, 1)  # seat 1, right of the dead button, acts last after the flop
-    hand_config(hand)
+    config_for_plan(hand)
 
 
 def test_rule_2_9_after_a_dead_small_blind_the_button_goes_to_the_empty_seat():
@@ -246,7 +233,7 @@ def test_rule_2_9_a_dead_small_blind_without_an_earlier_hand_puts_the_button_on_
 
 def test_rule_2_9_recorded_positions_that_do_not_fit_still_give_a_playable_plan():
     hand = plan([player(1), player(2), player(3)], [played(3, 2, 1), played(1, 3, 2)])
-    hand_config(hand)
+    config_for_plan(hand)
     assert hand.big_blind_seat == 2
 
 
@@ -259,7 +246,7 @@ def test_rule_2_10_button_leaves_going_heads_up_the_big_blind_does_not_post_twic
     hand = plan([player(2), player(3)], [played(1, 2, 3)])
     assert positions(hand) == (3, 3, 2)
     assert hand.dealt_in == (2, 3)
-    hand_config(hand)
+    config_for_plan(hand)
 
 
 def test_rule_2_10_big_blind_leaves_going_heads_up():
@@ -317,7 +304,7 @@ def test_rule_2_7_and_2_11_posting_now_is_one_live_big_blind_and_no_small_blind(
     assert positions(hand) == (2, 3, 4)
     assert hand.dealt_in == (3, 4, 6, 1, 2)
     assert hand.extra_big_blinds == (6,)
-    config = hand_config(hand)
+    config = config_for_plan(hand)
     assert [setup.seat for setup in config.seats if setup.posts_big_blind] == [6]
 
 
@@ -439,7 +426,7 @@ def test_rules_2_1_to_2_11_hold_on_random_tables(table):
     if hand is None:
         assert len(ready) < 2
         return
-    hand_config(hand)  # RULES 2.3: heads-up the button posts the small blind; blinds are dealt in
+    config_for_plan(hand)  # RULES 2.3: heads-up the button posts the small blind; blinds are dealt in
     regulars = {s for s, c in ready.items() if not c.waiting_for_big_blind}
     new_game = not previous or len(regulars) < 2
 
