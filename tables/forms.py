@@ -20,7 +20,11 @@ MAX_SEQUENCE = 10**9
 MAX_FRAME_CHARS = 4096
 
 PLAY_ACTIONS = ("fold", "check", "call", "bet", "raise")
-BIG_BLIND_CHOICES = [("wait", "Wait for the big blind"), ("now", "Post a big blind now and play the next hand")]
+# RULES 2.7, 2.11: one big blind, a live bet, and no dead small blind.
+BIG_BLIND_CHOICES = [
+    ("wait", "Wait for the big blind"),
+    ("now", "Post one big blind now and play the next hand (no dead small blind)"),
+]
 
 
 class FrameError(ValueError):

@@ -39,7 +39,10 @@ Interface
 small_blind_seat, big_blind_seat, big_blind_ante=0)``: validated (ValueError);
 ``to_dict()``/``from_dict()``. Limit: ``big_blind`` is the small bet and
 ``big_bet`` the turn/river bet; Pot Limit: ``big_bet`` must be 0.
-Heads-up ``small_blind_seat == button``.
+Heads-up ``small_blind_seat == button``. After a departure (RULES 2.9)
+``small_blind_seat`` may be None (a dead small blind: nobody posts it) and
+``button`` a seat nobody is dealt in from (a dead button: the player right
+of it acts last); ``positions.plan_next_hand`` places them.
 ``ActionKind``: FOLD, CHECK, CALL, BET, RAISE, TIMEOUT. ``Action(seat, kind,
 amount=None)``: ``amount`` only for BET/RAISE, the total the seat's bet in
 this round becomes ("raise to"). All-in is a call/bet/raise of the whole

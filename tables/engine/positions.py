@@ -1,37 +1,58 @@
 """Who is dealt in, and who has the button and the blinds, hand after hand.
 
-RULES 2.1, 2.2, 2.3 and 2.7, with the "moving button" convention of Robert's
-Rules of Poker (the button always moves forward to the next player; the
-blinds adjust, and there may be more than one big blind) plus the usual
-online handling of newcomers. Seats are numbered 1..N clockwise (RULES 1.1).
+RULES 2.1-2.3, 2.7 and 2.9-2.11. The blinds follow the *dead-button* rule of
+Robert's Rules of Poker (RULES 2.9): the big blind always moves to the next
+player due to pay it, and the small blind and the button follow it, so when
+players leave a hand may have no small blind (a *dead small blind*) or a
+button on a seat nobody is dealt in from (a *dead button*). Seats are
+numbered 1..N clockwise (RULES 1.1).
 
 Vocabulary used below:
 
 * a *regular* is a ready player who owes nothing to enter: they were dealt
-  in before and did not miss their big blind;
+  in before and did not sit out since;
 * an *entrant* is a ready player who joined a running game, or came back
-  from sitting out after missing the big blind (RULES 2.7). An entrant
-  either waits for the big blind or chose to post a big blind now.
+  from sitting out (RULES 2.7, 2.11). An entrant either waits for the big
+  blind or chose to post one big blind now;
+* the *small-blind position* of a hand is the seat of the previous hand's big
+  blind: where the small blind is posted, or would have been when it is dead.
 
 The plan for one hand:
 
-1. First hand at a table (no previous button): everyone ready is dealt in;
-   the first player to sit is the button (RULES 2.1). The same fresh start
-   applies when fewer than two regulars remain: no game is running, so no one
-   has a big blind to wait for; the button then moves on from its last seat.
-2. Otherwise the button moves to the next regular clockwise (RULES 2.2;
-   an entrant enters through a big blind, never on the button).
-3. The small blind is the next regular left of the button; the big blind is
-   the next regular or entrant left of the small blind (RULES 2.3). An
-   entrant whom the big blind reaches is dealt in and posts it (RULES 2.7).
-4. Heads-up, when no one can take the big blind between the two regulars,
-   the button posts the small blind and the other player the big blind
-   (RULES 2.3). The hand engine, not this module, makes the button act first
-   before the flop and last after it.
-5. An entrant who chose to post now is dealt in and posts a big blind out of
-   position, unless their seat lies between the button and the big blind: as
-   in standard online rooms, nobody may post in between the button and the
-   blinds; they come in once the button has passed them.
+1. The table's first hand: everyone ready is dealt in; the first player to
+   sit is the button and the blinds follow to the left (RULES 2.1, 2.3).
+2. The big blind moves to the first ready player (regular or entrant)
+   clockwise after the last hand's big blind. It passes over empty seats and
+   players sitting out, never over a player who is there, so nobody skips it
+   and nobody posts it twice in a row (RULES 2.9). An entrant it reaches is
+   dealt in and posts it (RULES 2.7).
+3. The small blind is posted by the last hand's big blind, if that player is
+   still a regular; otherwise it is dead and nobody posts it (RULES 2.9).
+4. The button goes to the last hand's small-blind position: the seat of its
+   small blind or, when that was dead, of the big blind of the hand before.
+   If nobody is dealt in from that seat (its player left, sits out, or has
+   just sat down there), the button is dead: it stays on that seat and the
+   player to its right acts last (RULES 2.9).
+5. Heads-up (the big blind falls on one of exactly two regulars): the other
+   posts the small blind on the button (RULES 2.3). Since the big blind
+   still goes to the player next in line (step 2), a table going from three
+   or more players to two never makes anyone post it twice in a row
+   (RULES 2.10, TDA rule 34). The hand engine, not this module, makes the
+   button act first before the flop and last after it.
+6. An entrant who chose to post now is dealt in and posts one big blind, a
+   live bet, with no dead small blind (RULES 2.7, 2.11), unless they sit on
+   the button's seat or between it and the big blind (nobody enters there:
+   they come in once the button has passed them, as in Robert's Rules and
+   online rooms), or the hand is heads-up (a third player would sit between
+   the big blind and the button; the big blind reaches them within two hands).
+7. No game is running (fewer than two regulars): everyone ready is dealt in,
+   with both blinds and a live button. The big blind still goes to the first
+   ready player after the last hand's big blind; the small blind and the
+   button go to the nearest ready players to its right.
+8. Positions that cannot follow from the last hands (recorded positions that
+   do not fit the players now seated, or a dead small blind with no earlier
+   hand to place the button) put the button on the nearest regular to the
+   right of the blinds, so every plan stays playable.
 
 Blind amounts, and short stacks that post all they have (RULES 2.8), are
 the hand engine's concern: a seat planned for a blind posts it as it can.
@@ -52,8 +73,8 @@ class SeatStatus:
     ``ready``: seated with chips and not sitting out.
     ``waiting_for_big_blind``: an entrant (see the module docstring) who has
     not yet posted their way in.
-    ``wants_to_post_now``: the entrant chose to post a big blind and play the
-    next hand rather than wait (RULES 2.7); ignored for a regular.
+    ``wants_to_post_now``: the entrant chose to post one big blind and play
+    the next hand rather than wait (RULES 2.7, 2.11); ignored for a regular.
     """
 
     seat: int
@@ -64,78 +85,72 @@ class SeatStatus:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class HandPositions:
-    """The seats for one hand.
+class PlayedPositions:
+    """The button and blinds of a hand already dealt, as its ``HandConfig`` recorded them.
 
-    ``small_blind_seat`` equals ``button`` heads-up. ``dealt_in`` runs
-    clockwise from the player left of the button, so it also is the dealing
-    order (RULES 1.4) and ends with the button. ``extra_big_blinds`` are
-    entrants posting a big blind out of position (RULES 2.7).
+    ``small_blind_seat`` is None when the small blind was dead.
     """
 
     button: int
-    small_blind_seat: int
+    small_blind_seat: int | None
+    big_blind_seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandPositions:
+    """The seats for one hand.
+
+    ``small_blind_seat`` equals ``button`` heads-up, and is None when the
+    small blind is dead (RULES 2.9). ``button`` may be a seat nobody is dealt
+    in from (a dead button, ``has_dead_button``). ``dealt_in`` runs clockwise
+    from the player left of the button, so it also is the dealing order
+    (RULES 1.4) and ends with the button when the button is live.
+    ``extra_big_blinds`` are entrants posting a big blind out of position
+    (RULES 2.7, 2.11).
+    """
+
+    button: int
+    small_blind_seat: int | None
     big_blind_seat: int
     dealt_in: tuple[int, ...]
     extra_big_blinds: tuple[int, ...]
+
+    @property
+    def has_dead_button(self) -> bool:
+        return self.button not in self.dealt_in
 
 
 def plan_next_hand(
     *,
     seat_count: int,
-    previous_button: int | None,
+    previous: Sequence[PlayedPositions] = (),
     candidates: Sequence[SeatStatus],
 ) -> HandPositions | None:
     """Plan the next hand, or return None if fewer than two can be dealt in.
 
-    ``previous_button`` is the button seat of the table's last hand, or None
-    for its first hand. ``candidates`` lists every occupied seat. Raises
-    ``ValueError`` for impossible seat numbers.
+    ``previous``: the table's latest hands, most recent first; empty for its
+    first hand. The last one places the blinds; the one before it places the
+    button after a dead small blind (further ones are not needed).
+    ``candidates`` lists every occupied seat. Raises ``ValueError`` for
+    impossible seat numbers.
     """
-    _check_seats(seat_count, previous_button, candidates)
+    _check_seats(seat_count, previous, candidates)
     ready = [status for status in candidates if status.ready]
-    regulars = [s.seat for s in ready if not s.waiting_for_big_blind]
-    if previous_button is None or len(regulars) < 2:
-        return _plan_fresh_start(seat_count, previous_button, ready)
-
-    clock = _Clock(seat_count)
-    entrants = {s.seat: s for s in ready if s.waiting_for_big_blind}
-    button = clock.next_of(regulars, after=previous_button)
-    small_blind = clock.next_of(regulars, after=button)
-    big_blind = clock.next_of([*regulars, *entrants], after=small_blind)
-    if big_blind == button:
-        # Heads-up: only the button can follow the other regular.
-        small_blind, big_blind = button, small_blind
-
-    posting_now = [
-        seat
-        for seat, status in entrants.items()
-        if status.wants_to_post_now
-        and seat != big_blind
-        and not clock.is_between(seat, start=button, end=big_blind)
-    ]
-    dealt_in = {*regulars, *posting_now, big_blind}
-    return HandPositions(
-        button=button,
-        small_blind_seat=small_blind,
-        big_blind_seat=big_blind,
-        dealt_in=clock.order_from(dealt_in, after=button),
-        extra_big_blinds=clock.order_from(posting_now, after=button),
-    )
-
-
-def _plan_fresh_start(
-    seat_count: int, previous_button: int | None, ready: list[SeatStatus]
-) -> HandPositions | None:
     if len(ready) < 2:
         return None
     clock = _Clock(seat_count)
-    seats = [status.seat for status in ready]
-    if previous_button is None:
-        button = min(ready, key=lambda status: (status.sat_order, status.seat)).seat
-    else:
-        button = clock.next_of(seats, after=previous_button)
-    dealt_in = clock.order_from(seats, after=button)
+    if not previous:
+        return _plan_first_hand(clock, ready)
+    regulars = [status.seat for status in ready if not status.waiting_for_big_blind]
+    if len(regulars) < 2:
+        return _plan_new_game(clock, previous[0], [status.seat for status in ready])
+    return _plan_running_game(clock, previous, ready, regulars)
+
+
+def _plan_first_hand(clock: "_Clock", ready: list[SeatStatus]) -> HandPositions:
+    """RULES 2.1: the first player to sit has the button."""
+    button = min(ready, key=lambda status: (status.sat_order, status.seat)).seat
+    dealt_in = clock.order_from((status.seat for status in ready), after=button)
     if len(dealt_in) == 2:
         small_blind, big_blind = button, dealt_in[0]
     else:
@@ -149,6 +164,89 @@ def _plan_fresh_start(
     )
 
 
+def _plan_new_game(clock: "_Clock", last: PlayedPositions, seats: list[int]) -> HandPositions:
+    """Step 7: nobody is waiting for a game that is not running; the big blind still moves on."""
+    big_blind = clock.next_of(seats, after=last.big_blind_seat)
+    if len(seats) == 2:
+        small_blind = button = clock.next_of(seats, after=big_blind)
+    else:
+        small_blind = clock.previous_of(seats, before=big_blind)
+        button = clock.previous_of(seats, before=small_blind)
+    return HandPositions(
+        button=button,
+        small_blind_seat=small_blind,
+        big_blind_seat=big_blind,
+        dealt_in=clock.order_from(seats, after=button),
+        extra_big_blinds=(),
+    )
+
+
+def _plan_running_game(
+    clock: "_Clock",
+    previous: Sequence[PlayedPositions],
+    ready: list[SeatStatus],
+    regulars: list[int],
+) -> HandPositions:
+    last = previous[0]
+    big_blind = clock.next_of([status.seat for status in ready], after=last.big_blind_seat)
+    if big_blind in regulars and len(regulars) == 2:
+        # Step 5, heads-up: the other regular has the button and posts the small blind.
+        button = clock.next_of(regulars, after=big_blind)
+        return HandPositions(
+            button=button,
+            small_blind_seat=button,
+            big_blind_seat=big_blind,
+            dealt_in=clock.order_from(regulars, after=button),
+            extra_big_blinds=(),
+        )
+
+    small_blind = last.big_blind_seat if last.big_blind_seat in regulars else None
+    button = _small_blind_position(clock, last, previous[1] if len(previous) > 1 else None)
+    if button is None or not _fits(clock, button, small_blind, big_blind, regulars):
+        first_blind = big_blind if small_blind is None else small_blind
+        button = clock.previous_of(
+            [seat for seat in regulars if seat not in (small_blind, big_blind)], before=first_blind
+        )
+    posting_now = [
+        status.seat
+        for status in ready
+        if status.waiting_for_big_blind
+        and status.wants_to_post_now
+        and status.seat not in (big_blind, button)
+        and not clock.is_between(status.seat, start=button, end=big_blind)
+    ]
+    dealt_in = {*regulars, *posting_now, big_blind}
+    return HandPositions(
+        button=button,
+        small_blind_seat=small_blind,
+        big_blind_seat=big_blind,
+        dealt_in=clock.order_from(dealt_in, after=button),
+        extra_big_blinds=clock.order_from(posting_now, after=button),
+    )
+
+
+def _small_blind_position(
+    clock: "_Clock", last: PlayedPositions, before_last: PlayedPositions | None
+) -> int | None:
+    """Where the last hand's small blind was posted, or would have been (step 4)."""
+    if last.small_blind_seat is not None:
+        return last.small_blind_seat
+    return None if before_last is None else before_last.big_blind_seat
+
+
+def _fits(
+    clock: "_Clock", button: int, small_blind: int | None, big_blind: int, regulars: list[int]
+) -> bool:
+    """Whether the button lies right of the blinds, with no other regular in between."""
+    if button in (small_blind, big_blind):
+        return False
+    if small_blind is not None and not clock.is_between(small_blind, start=button, end=big_blind):
+        return False
+    return not any(
+        clock.is_between(seat, start=button, end=big_blind) for seat in regulars if seat != small_blind
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Clock:
     """Clockwise arithmetic on seats 1..seat_count."""
@@ -159,10 +257,15 @@ class _Clock:
         """Seats to move clockwise from ``start`` to reach ``end`` (0..N-1)."""
         return (end - start) % self.seat_count
 
-    def next_of(self, seats: Sequence[int], *, after: int) -> int:
+    def next_of(self, seats: Iterable[int], *, after: int) -> int:
         """The first of ``seats`` clockwise after seat ``after``, never itself."""
         others = [seat for seat in seats if seat != after]
         return min(others, key=lambda seat: self.distance(after, seat))
+
+    def previous_of(self, seats: Iterable[int], *, before: int) -> int:
+        """The first of ``seats`` counter-clockwise before seat ``before``, never itself."""
+        others = [seat for seat in seats if seat != before]
+        return min(others, key=lambda seat: self.distance(seat, before))
 
     def is_between(self, seat: int, *, start: int, end: int) -> bool:
         """Whether ``seat`` lies strictly between ``start`` and ``end`` clockwise."""
@@ -174,13 +277,15 @@ class _Clock:
 
 
 def _check_seats(
-    seat_count: int, previous_button: int | None, candidates: Sequence[SeatStatus]
+    seat_count: int, previous: Sequence[PlayedPositions], candidates: Sequence[SeatStatus]
 ) -> None:
     if not MIN_SEATS <= seat_count <= MAX_SEATS:
         raise ValueError(f"A table has {MIN_SEATS} to {MAX_SEATS} seats; got {seat_count}.")
     seats = [status.seat for status in candidates]
-    if previous_button is not None:
-        seats.append(previous_button)
+    for played in previous[:2]:
+        seats += [played.button, played.big_blind_seat]
+        if played.small_blind_seat is not None:
+            seats.append(played.small_blind_seat)
     if any(not 1 <= seat <= seat_count for seat in seats):
         raise ValueError(f"Seats are numbered 1 to {seat_count}; got {sorted(seats)}.")
     if len({status.seat for status in candidates}) != len(candidates):

@@ -4,9 +4,14 @@ PHH numbers players p1..pn clockwise from the seat left of the button, the
 button last; ``blinds_or_straddles`` lists what each posts (PokerKit swaps
 the two entries heads-up, where the button posts the small blind), and a
 negative entry is a live "post" by a player coming in out of position
-(RULES 2.7). Actions: ``d dh`` deals hole cards (``????????`` for four cards
-this viewer does not know), ``d db`` the board, ``f`` fold, ``cc`` check or
-call, ``cbr`` bet or raise to, ``sm`` show (with cards) or muck (without).
+(RULES 2.7). After a departure (RULES 2.9) a dead button is no player: p1..pn
+still run from the seat left of it, the last acting last after the flop as the
+engine has it; a dead small blind is no entry, so p1 is the big blind and p2
+acts first before the flop, which is how PokerKit reads them.
+
+Actions: ``d dh`` deals hole cards (``????????`` for four cards this viewer
+does not know), ``d db`` the board, ``f`` fold, ``cc`` check or call, ``cbr``
+bet or raise to, ``sm`` show (with cards) or muck (without).
 
 Only Pot Limit hands are written: PHH has no fixed-limit Omaha High variant
 (its "FO/8" is hi-lo), so Limit hands are exported as PokerStars text only.

@@ -65,12 +65,14 @@ class _Writer:
         self.players = {seat: _Player(name) for seat, name in player_names(started).items()}
         self.lines = [f"Seat {entry['seat']}: {self.players[entry['seat']].name} ({entry['stack']} in chips)"
                       for entry in started["seats"]]
+        # As PokerStars writes them after a departure (RULES 2.9): a dead button is only the header's
+        # "Seat #N is the button", on a seat with no line of its own; a dead small blind has no post.
         for seat, label in (
             (started["button"], "(button)"),
             (started["small_blind_seat"], "(small blind)"),
             (started["big_blind_seat"], "(big blind)"),
         ):
-            if seat is not None:
+            if seat in self.players:
                 self.players[seat].position += f" {label}"
         self.pot_names = _pot_names(pot_count)
         self.pots: list[int] = []

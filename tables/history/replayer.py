@@ -72,10 +72,15 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """The steps, and the results once the hand has ended (empty before)."""
+    """The steps, and the results once the hand has ended (empty before).
+
+    ``dead_button``: the button's seat when nobody was dealt in from it (RULES 2.9), else None;
+    no seat of the steps then has ``is_button``.
+    """
 
     steps: tuple[Step, ...]
     results: tuple[SeatResult, ...]
+    dead_button: int | None = None
 
 
 def replay(events: list[dict]) -> Replay:
@@ -87,7 +92,8 @@ def replay(events: list[dict]) -> Replay:
         text = table.apply(event)
         steps.append(table.snapshot(number, text, actor=event.get("seat")))
     results = table.results() if events[-1]["type"] == ev.HAND_ENDED else ()
-    return Replay(tuple(steps), results)
+    button = events[0]["button"]
+    return Replay(tuple(steps), results, dead_button=None if button in table.seats else button)
 
 
 @dataclass(slots=True)
@@ -171,11 +177,19 @@ class _Table:
     # One handler per event type (events.py), each returning the step's text.
 
     def _on_hand_started(self, event: dict) -> str:
-        button = self.seats[event["button"]]
         stakes = f"blinds {event['small_blind']}/{event['big_blind']}"
         if event["big_bet"]:
             stakes += f", bets {event['big_blind']}/{event['big_bet']}"
-        return f"The hand starts: {button.name} (seat {button.seat}) has the button; {stakes}."
+        # After a departure the button may be dead, or the small blind (RULES 2.9).
+        button = self.seats.get(event["button"])
+        if button is None:
+            dead = f"the button is dead on seat {event['button']} (nobody is dealt in from it)"
+            text = f"The hand starts: {dead}; {stakes}."
+        else:
+            text = f"The hand starts: {button.name} (seat {button.seat}) has the button; {stakes}."
+        if event["small_blind_seat"] is None:
+            text += " Nobody posts the small blind (dead small blind)."
+        return text
 
     def _on_blind_posted(self, event: dict) -> str:
         seat = self.seats[event["seat"]]

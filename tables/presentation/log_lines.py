@@ -36,8 +36,7 @@ def log_lines(events: list[dict], dealt_slot: bool = False) -> list[LogLine]:
     for event in events:
         if event["type"] == ev.HAND_STARTED:
             names = {seat["seat"]: seat["name"] for seat in event["seats"]}
-            button = names.get(event["button"], "empty")
-            lines.append(LogLine(f"Button: seat {event['button']} ({button})", "street"))
+            lines.extend(_position_lines(event, names))
             continue
         if event["type"] == ev.HANDS_TURNED_UP:
             # All-in and no more betting: every hand still in is shown (RULES 5.4).
@@ -53,6 +52,17 @@ def log_lines(events: list[dict], dealt_slot: bool = False) -> list[LogLine]:
         line = _line(event, names, side_pots)
         if line is not None:
             lines.append(line)
+    return lines
+
+
+def _position_lines(started: dict, names: dict[int, str]) -> list[LogLine]:
+    """The button, and a small blind nobody posts: after a departure the button may sit on a
+    seat nobody is dealt in from, or the small blind be dead (RULES 2.9)."""
+    button = started["button"]
+    holder = names[button] if button in names else "dead button"
+    lines = [LogLine(f"Button: seat {button} ({holder})", "street")]
+    if started["small_blind_seat"] is None:
+        lines.append(LogLine("No small blind this hand (dead small blind)", "street"))
     return lines
 
 

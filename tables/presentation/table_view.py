@@ -74,6 +74,7 @@ class HandView:
     pots: list[PotView]
     total_pot: int
     winning_cards: set[str]  # the cards of the winners' best fives, highlighted wherever shown
+    dead_button: bool = False  # the button is on a seat nobody was dealt in from (RULES 2.9)
 
 
 @dataclass
@@ -124,7 +125,7 @@ def _seat_status(seat: Seat) -> str:
     if seat.pending_sit_out:
         return "Sitting out next hand"
     if seat.state == Seat.State.WAITING_FOR_BIG_BLIND:
-        return "Posts a big blind next hand" if seat.posts_big_blind_now else "Waiting for the big blind"
+        return "Posts one big blind to come in" if seat.posts_big_blind_now else "Waiting for the big blind"
     if seat.state == Seat.State.PLAYING:
         return ""
     return seat.get_state_display()
@@ -159,7 +160,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
             seat.face_down = 4  # once the hand is over, unshown cards are mucked
         seat.hand_category = category.get(played["seat"], "")
         seat.won = winnings.get(played["seat"], 0)
-    for seat in view.seats:
+    for seat in view.seats:  # a dead button too: it is drawn at its seat's spot, empty or not
         seat.is_button = seat.number == projection["button"]
 
     view.hand = HandView(
@@ -170,6 +171,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
         pots=_pots(projection),
         total_pot=projection["total_pot"] if running else sum(award["amount"] for award in projection["results"]),
         winning_cards=winning_cards,
+        dead_button=all(played["seat"] != projection["button"] for played in projection["seats"]),
     )
     if running:
         view.clock = _clock(view, hand, now)

@@ -17,7 +17,7 @@ from tables.engine import Action, ActionKind, HandConfig, SeatSetup, Variant
 from tables.engine import Hand as EngineHand
 from tables.engine.cards import format_cards
 from tables.engine.deck import deck_commitment, new_salt, shuffled_deck
-from tables.engine.positions import SeatStatus, plan_next_hand
+from tables.engine.positions import PlayedPositions, SeatStatus, plan_next_hand
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.presentation.table_state import table_state
 
@@ -47,10 +47,12 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
         if table.next_hand_at and now < table.next_hand_at:
             return None
         seats = {seat.number: seat for seat in Seat.objects.select_for_update().filter(table=table)}
-        last = Hand.objects.filter(table=table).order_by("-number").first()
+        # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
+        latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
+        last = latest[0] if latest else None
         plan = plan_next_hand(
             seat_count=table.seat_count,
-            previous_button=last.button if last else None,
+            previous=[_played_positions(hand) for hand in latest],
             candidates=[_seat_status(seat) for seat in seats.values()],
         )
         if plan is None:
@@ -95,6 +97,15 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
         record_engine_change(table, hand, engine, engine.start(), now)
         mark_changed(table)
     return hand
+
+
+def _played_positions(hand: Hand) -> PlayedPositions:
+    config = hand.config
+    return PlayedPositions(
+        button=config["button"],
+        small_blind_seat=config["small_blind_seat"],
+        big_blind_seat=config["big_blind_seat"],
+    )
 
 
 def _seat_status(seat: Seat) -> SeatStatus:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from tables.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, SeatSetup, Variant
 from tables.engine.cards import parse_cards
+from tables.engine.positions import HandPositions
 
 LIMIT = Variant.LIMIT
 POT_LIMIT = Variant.POT_LIMIT
@@ -50,6 +51,21 @@ def make_config(
         small_blind_seat=small_blind_seat,
         big_blind_seat=big_blind_seat,
         big_blind_ante=big_blind_ante,
+    )
+
+
+def config_for_plan(plan: HandPositions, stack: int = 100) -> HandConfig:
+    """The Pot Limit 1/2 config of a ``positions.plan_next_hand`` plan; building it validates
+    the positions the way the table layer's config would (RULES 2.3)."""
+    return HandConfig(
+        variant=POT_LIMIT,
+        small_blind=1,
+        big_blind=2,
+        big_bet=0,
+        seats=tuple(SeatSetup(seat, stack, seat in plan.extra_big_blinds) for seat in sorted(plan.dealt_in)),
+        button=plan.button,
+        small_blind_seat=plan.small_blind_seat,
+        big_blind_seat=plan.big_blind_seat,
     )
 
 

@@ -179,3 +179,52 @@ def extra_big_blind_hand(make_player, make_table) -> Played:
         act(table, player, "check")
     hand.refresh_from_db()
     return Played(table, hand, {"alice": alice, "bob": bob, "carol": carol, "dave": dave})
+
+
+@pytest.fixture
+def dead_blind_hands(make_player, make_table) -> dict[str, Played]:
+    """RULES 2.9 after a departure: a hand with a dead small blind, then one with a dead button.
+
+    Seats 1 alice, 2 bob, 3 carol, 4 dave at Pot Limit 1/2 with 200 each. The first hand (alice's
+    button, bob and carol the blinds) is folded to carol, who then leaves. The second hand:
+    bob's button, no small blind (carol's seat is empty), dave the big blind; alice raises to 6,
+    bob and dave call; dave checks, alice bets 10 and only dave calls; checked down, alice's
+    aces win the pot of 38 (alice 222, bob 193, dave 184). The third hand: the button is dead on
+    carol's empty seat 3, dave the small blind, alice the big blind; everyone limps, dave bets 6
+    on the flop and takes the pot of 6 (alice 220, bob 191, dave 188)."""
+    table = make_table()
+    alice, bob, carol, dave = (make_player(name) for name in ("alice", "bob", "carol", "dave"))
+    for player, number in ((alice, 1), (bob, 2), (carol, 3), (dave, 4)):
+        sit(table, player, number, 200)
+    start(table)
+    for player in (dave, alice, bob):
+        act(table, player, "fold")
+    services.leave(user=carol, table_id=table.pk)
+    players = {"alice": alice, "bob": bob, "dave": dave}
+
+    # Dealt left of the button (bob, seat 2): dave, alice, bob.
+    dead_small_blind = start(table, arranged_deck(["Kc Kh 6c 8d", "As Ah 4c 5d", "Qc Qh Tc 8c"], "2c 7d 9h Js 3s"))
+    act(table, alice, "raise", 6)
+    act(table, bob, "call")
+    act(table, dave, "call")
+    act(table, dave, "check")  # flop
+    act(table, alice, "bet", 10)
+    act(table, bob, "fold")
+    act(table, dave, "call")
+    for player in (dave, alice, dave, alice):  # turn, river
+        act(table, player, "check")
+    dead_small_blind.refresh_from_db()
+
+    # Dealt left of the dead button (seat 3): dave, alice, bob.
+    dead_button = start(table, arranged_deck(["Jc Jd 2s 3h", "9c 9d 4h 5h", "Tc Td 6h 7h"], "Ks 8s 4d Qd 2h"))
+    act(table, bob, "call")
+    act(table, dave, "call")
+    act(table, alice, "check")
+    act(table, dave, "bet", 6)  # flop
+    act(table, alice, "fold")
+    act(table, bob, "fold")
+    dead_button.refresh_from_db()
+    return {
+        "dead_small_blind": Played(table, dead_small_blind, players),
+        "dead_button": Played(table, dead_button, players),
+    }

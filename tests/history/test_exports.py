@@ -263,3 +263,61 @@ def test_the_hand_page_offers_phh_only_for_pot_limit(client, showdown_hand):
     page = client.get(reverse("history:detail", args=[showdown_hand.hand.pk])).content.decode()
     assert reverse("history:export_phh", args=[showdown_hand.hand.pk]) in page
     assert reverse("history:export_text", args=[showdown_hand.hand.pk]) in page
+
+
+# --- After a departure: a dead small blind, a dead button (RULES 2.9) -----------------------
+
+
+def test_pokerstars_text_of_a_dead_small_blind_has_no_small_blind_post(client, dead_blind_hands):
+    played = dead_blind_hands["dead_small_blind"]
+    lines = text_of(fetch(client, played.players["bob"], "export_text", played.hand.pk)).splitlines()
+    assert lines[1].endswith("Seat #2 is the button")
+    assert lines[2:7] == [
+        "Seat 1: alice (200 in chips)",
+        "Seat 2: bob (199 in chips)",
+        "Seat 4: dave (200 in chips)",
+        "dave: posts big blind 2",
+        "*** HOLE CARDS ***",
+    ]
+    assert not any("small blind" in line for line in lines)
+    assert "Seat 2: bob (button) folded on the Flop" in lines
+    assert any(line.startswith("Seat 4: dave (big blind) showed") for line in lines)
+
+
+def test_pokerstars_text_of_a_dead_button_names_the_empty_seat_as_the_button(client, dead_blind_hands):
+    played = dead_blind_hands["dead_button"]
+    lines = text_of(fetch(client, played.players["dave"], "export_text", played.hand.pk)).splitlines()
+    assert lines[1].endswith("Seat #3 is the button")
+    assert lines[2:7] == [
+        "Seat 1: alice (222 in chips)",
+        "Seat 2: bob (193 in chips)",
+        "Seat 4: dave (184 in chips)",
+        "dave: posts small blind 1",
+        "alice: posts big blind 2",
+    ]
+    summary = lines[lines.index("*** SUMMARY ***") :]
+    assert not any(line.startswith("Seat 3") or "(button)" in line for line in summary)
+    assert "Seat 4: dave (small blind) collected (6)" in summary
+
+
+@pytest.mark.parametrize("which", ["dead_small_blind", "dead_button"])
+def test_phh_of_a_dead_small_blind_or_dead_button_replays_in_pokerkit_to_our_final_stacks(
+    client, dead_blind_hands, which, django_user_model
+):
+    played = dead_blind_hands[which]
+    staff = django_user_model.objects.create_user("croupier", password="x-Strong-pass-1", is_staff=True)
+    phh = text_of(fetch(client, staff, "export_phh", played.hand.pk))
+    assert pokerkit_final_stacks_by_seat(phh) == final_stacks_by_seat(played.hand)
+
+
+def test_phh_positions_after_a_departure(dead_blind_hands):
+    def fields(which):
+        hand = dead_blind_hands[which].hand
+        return tomllib.loads(phh_text(HandRecord(hand, logged_events(hand), None, full_knowledge=True)))
+
+    dead_small_blind = fields("dead_small_blind")
+    assert dead_small_blind["seats"] == [4, 1, 2]  # from left of bob's button, the button last
+    assert dead_small_blind["blinds_or_straddles"] == [2, 0, 0]  # p1 posts the big blind, no small blind
+    dead_button = fields("dead_button")
+    assert dead_button["seats"] == [4, 1, 2]  # from left of the empty seat 3: bob acts last
+    assert dead_button["blinds_or_straddles"] == [1, 2, 0]

@@ -177,3 +177,25 @@ def test_staff_see_no_hole_card_of_a_running_hand_they_do_not_play(client, runni
 def test_someone_who_did_not_play_the_hand_gets_404(client, showdown_hand, make_player):
     stranger = make_player("stranger")
     assert page_of(client, stranger, showdown_hand.hand).status_code == 404
+
+
+def test_rule_2_9_the_replayer_tells_a_dead_small_blind_and_a_dead_button(client, dead_blind_hands):
+    dead_small_blind = dead_blind_hands["dead_small_blind"]
+    steps = replay(logged_events(dead_small_blind.hand))
+    assert steps.dead_button is None
+    assert steps.steps[0].text == (
+        "The hand starts: bob (seat 2) has the button; blinds 1/2. Nobody posts the small blind (dead small blind)."
+    )
+    assert steps.steps[1].text == "dave posts the big blind: 2."
+    assert [seat.seat for seat in steps.steps[0].seats if seat.is_button] == [2]
+
+    dead_button = dead_blind_hands["dead_button"]
+    steps = replay(logged_events(dead_button.hand))
+    assert steps.dead_button == 3
+    assert steps.steps[0].text == (
+        "The hand starts: the button is dead on seat 3 (nobody is dealt in from it); blinds 1/2."
+    )
+    assert not any(seat.is_button for step in steps.steps for seat in step.seats)
+    client.force_login(dead_button.players["bob"])
+    page = client.get(reverse("history:detail", args=[dead_button.hand.pk])).content.decode()
+    assert "Dead button on seat 3: nobody was dealt in from it" in page

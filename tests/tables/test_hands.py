@@ -162,18 +162,33 @@ def test_sitting_out_mid_hand_applies_when_it_ends(heads_up, assert_audit_clean)
 
 
 def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(heads_up, make_player, assert_audit_clean):
-    """RULES 2.7: a player joining a running game is dealt in when the big blind reaches their seat."""
+    """RULES 2.7 and 2.9: a player joining a running game is dealt in when the big blind reaches their
+    seat. Heads-up alice (seat 1) had the button, bob (seat 4) the big blind; carol sits at seat 2,
+    which the big blind reaches after alice's."""
     table, alice, bob = heads_up
     _start(table)
     carol = make_player("carol")
-    sit(table, carol, 6, post_now=False)
+    sit(table, carol, 2, post_now=False)
     act(table, alice, "fold")
     second = _start(table)
-    assert 6 not in [s["seat"] for s in second.config["seats"]]
+    assert [s["seat"] for s in second.config["seats"]] == [1, 4]
+    assert second.config["big_blind_seat"] == 1
     act(table, bob, "fold")
     third = _start(table)
-    assert third.config["big_blind_seat"] == 6
-    assert (6, "big_blind", 2) in _blinds(third)
+    assert third.config["big_blind_seat"] == 2
+    assert _blinds(third) == [(1, "small_blind", 1), (2, "big_blind", 2)]
+    assert_audit_clean()
+
+
+def test_rule_2_9_a_newcomer_next_in_line_for_the_big_blind_posts_it_at_once(heads_up, make_player, assert_audit_clean):
+    """Carol sits at seat 6, right after bob's big blind: the big blind moves to her next hand."""
+    table, alice, bob = heads_up
+    _start(table)
+    sit(table, make_player("carol"), 6, post_now=False)
+    act(table, alice, "fold")
+    second = _start(table)
+    assert (second.button, second.config["small_blind_seat"], second.config["big_blind_seat"]) == (1, 4, 6)
+    assert _blinds(second) == [(4, "small_blind", 1), (6, "big_blind", 2)]
     assert_audit_clean()
 
 

@@ -7,7 +7,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from tables import services
+from tables.models import Hand
 from tables.routing import websocket_urlpatterns
+from tables.services.hand_log import rebuild
 
 from .conftest import db, sit, start_hand
 
@@ -53,6 +55,55 @@ def test_a_seated_player_sees_their_cards_and_controls_on_the_page(client, heads
     client.force_login(bob)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'aria-label="Ace of clubs"' in page and "King of diamonds" not in page and 'data-act=' not in page
+
+
+def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_says_so(
+    client, make_player, make_table
+):
+    """Seats 1-4; seat 3 (the first hand's big blind) leaves. The next hand has no small blind,
+    the one after it a dead button on seat 3, where nobody sits now."""
+    table = make_table()
+    players = {number: make_player(f"p{number}") for number in range(1, 5)}
+    for number, player in players.items():
+        sit(table, player, number)
+
+    def fold_around():
+        while (hand := Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()) is not None:
+            seat = rebuild(hand).to_act
+            services.act(table_id=table.pk, user=players[seat], kind="fold", amount=None, sequence=hand.sequence)
+
+    start_hand(table)
+    fold_around()
+    services.leave(user=players[3], table_id=table.pk)
+    start_hand(table)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    log = page[page.index('id="hand-log"') :]
+    assert log.index("Button: seat 2 (p2)") < log.index("No small blind this hand (dead small blind)")
+    assert log.index("No small blind this hand (dead small blind)") < log.index("p4 posts the big blind: 2")
+    assert 'class="dealer-button" data-seat="2"' in page
+    fold_around()
+
+    start_hand(table)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert page.count('class="dealer-button') == 1
+    assert 'class="dealer-button dead" data-seat="3"' in page and 'aria-label="Dead button: seat 3"' in page
+    assert 'id="seat-3" class="seat empty"' in page  # the button's seat is free
+    assert "Button: seat 3 (dead button)" in page and "dead small blind" not in page
+
+
+def test_rule_2_11_the_seat_controls_offer_one_live_big_blind_and_no_dead_small_blind(client, heads_up, make_player):
+    table, alice, bob = heads_up
+    choice = "Post one big blind now and play the next hand (no dead small blind)"
+    client.force_login(make_player("carol"))
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    sit_form = page[page.index('id="sit-form"') :]
+    assert choice in sit_form[: sit_form.index("</form>")]
+    services.sit_out(user=alice, table_id=table.pk)
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    sit_in_form = page[page.index('class="sit-in-form"') :]
+    assert choice in sit_in_form[: sit_in_form.index("</form>")]
+    assert "Wait for the big blind" in sit_in_form[: sit_in_form.index("</form>")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -97,10 +97,31 @@ def test_the_log_tells_the_hand_and_shows_hole_cards_only_to_their_owner():
         assert [card.text for line in dealt for card in line.cards] == own
 
 
+def test_rule_2_9_the_log_names_a_dead_small_blind_and_a_dead_button():
+    def opening_lines(button, small_blind_seat, big_blind_seat):
+        config = HandConfig(
+            variant=Variant.POT_LIMIT, small_blind=1, big_blind=2, big_bet=0,
+            seats=(SeatSetup(1, 200, name="alice"), SeatSetup(2, 200, name="bob"), SeatSetup(4, 200, name="dave")),
+            button=button, small_blind_seat=small_blind_seat, big_blind_seat=big_blind_seat,
+        )  # fmt: skip
+        hand = Hand(config, list(range(52)))
+        hand.start()
+        return [line.text for line in log_lines(visible_events(hand.events, None))][:3]
+
+    # Seat 3, last hand's big blind, has left: nobody posts the small blind.
+    assert opening_lines(2, None, 4) == [
+        "Button: seat 2 (bob)", "No small blind this hand (dead small blind)", "dave posts the big blind: 2",
+    ]  # fmt: skip
+    # The hand after: the button is on seat 3, where nobody is dealt in.
+    assert opening_lines(3, 4, 1) == [
+        "Button: seat 3 (dead button)", "dave posts the small blind: 1", "alice posts the big blind: 2",
+    ]  # fmt: skip
+
+
 def test_split_and_side_pots_are_named():
     seats = [{"seat": 1, "name": "alice", "stack": 0}, {"seat": 2, "name": "bob", "stack": 0}]
     events = [
-        {"type": ev.HAND_STARTED, "button": 1, "seats": seats},
+        {"type": ev.HAND_STARTED, "button": 1, "small_blind_seat": 1, "big_blind_seat": 2, "seats": seats},
         ev.pot_awarded(0, 12, [1, 2], [(1, 6), (2, 6)]),
         ev.pot_awarded(1, 30, [2], [(2, 30)]),
     ]
