@@ -49,11 +49,13 @@ class Socket:
     communicator: object  # channels.testing.WebsocketCommunicator
     open: bool = True
     request_id: str = ""  # the seat forms' request id it was sent last, as the page's form holds it
+    closed_by_server: bool = False  # the consumer still has to hear that the socket is gone
 
     def took(self, output: dict) -> str:
-        """Note one message from the server; returns its text."""
+        """Note one message from the server; returns its text ("" for a close: see ``closed``)."""
         if output["type"] == "websocket.close":
             self.open = False
+            self.closed_by_server = True
             return ""
         text = output.get("text", "")
         found = _REQUEST_ID.search(text)
@@ -84,7 +86,7 @@ class Adversary:
 
         communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{self.table.pk}/")
         communicator.scope.update(user=self.players[player], session=await self._session(player),
-                                  client=("127.0.0.1", 40000 + len(self.sockets)))  # fmt: skip
+                                  client=("127.0.0.1", 40000 + player))  # fmt: skip
         connected, _ = await communicator.connect()
         socket = Socket(player, communicator, open=connected)
         if connected:
@@ -166,6 +168,10 @@ class Adversary:
                 await self.send(socket, await self._frame(kind, socket))
         for socket in self.live():
             await self._drain(socket)
+        for socket in [s for s in self.sockets if s.closed_by_server]:
+            socket.closed_by_server = False
+            await socket.communicator.disconnect()  # as daphne tells the consumer after a close
+        self.sockets = [s for s in self.sockets if s.open]
         return kind
 
     async def _frame(self, kind: str, socket: Socket) -> str:

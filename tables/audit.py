@@ -11,35 +11,36 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Q
-
+from django.db.models import F, Sum
 
 from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
 
 from .models import Hand, Seat, SeatSession, Table
+from .services.hand_log import rebuild
 
 TABLE_MOVEMENTS = (LedgerTransaction.Kind.BUY_IN, LedgerTransaction.Kind.TOP_UP, LedgerTransaction.Kind.CASH_OUT)
-from .services.hand_log import rebuild
 
 
 def table_escrow_problems() -> list[str]:
     problems: list[str] = []
     escrows = dict(LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).values_list("table_id", "balance"))
+    at_tables = dict(
+        Seat.objects.values_list("table_id").annotate(chips=Sum(F("stack") + F("pending_top_up"))).order_by()
+    )
+    running = {hand.table_id: hand for hand in Hand.objects.filter(state=Hand.State.RUNNING)}
+    names = dict(Table.objects.filter(pk__in={*escrows, *at_tables, *running}).values_list("pk", "name"))
     # Every table with an escrow or with someone seated: a seat at a table no chips reached is a problem too.
-    for table in Table.objects.filter(Q(pk__in=escrows) | Q(seats__isnull=False)).distinct():
-        balance = escrows.get(table.pk, 0)
-        at_table = sum(seat.stack + seat.pending_top_up for seat in Seat.objects.filter(table=table))
-        hand = Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
-        in_hand = 0
+    for table_id in sorted({*escrows, *at_tables}):
+        balance, at_table, in_hand = escrows.get(table_id, 0), at_tables.get(table_id, 0), 0
+        hand = running.get(table_id)
         if hand is not None:
-            engine = rebuild(hand)
             started_with = sum(seat["stack"] for seat in hand.config["seats"])
-            in_hand = started_with - sum(engine.stacks.values())
+            in_hand = started_with - sum(rebuild(hand).stacks.values())
             if in_hand < 0:
-                problems.append(f"{table}: hand #{hand.number} holds {in_hand} chips")
+                problems.append(f"{names[table_id]}: hand #{hand.number} holds {in_hand} chips")
         if balance != at_table + in_hand:
             problems.append(
-                f"{table}: escrow {balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}"
+                f"{names[table_id]}: escrow {balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}"
             )
     return problems
 

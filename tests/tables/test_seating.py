@@ -85,7 +85,7 @@ def test_a_double_submitted_seat_request_applies_once(make_player, make_table, a
     request = dict(user=player, table_id=table.pk, seat_number=1, buy_in=100, post_big_blind_now=False,
                    request_id="form-0001")
     first = services.take_seat(**request)
-    _refused("already have a seat", lambda: services.take_seat(**request), player, assert_audit_clean)
+    _refused("already made", lambda: services.take_seat(**request), player, assert_audit_clean)
     assert Seat.objects.get(player=player).pk == first.pk
     assert cashier.bankroll_balance(player) == 9_900
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -68,6 +69,12 @@ def running_hand(table) -> Hand | None:
 # --- websocket viewers -------------------------------------------------------------
 
 _TAGS = re.compile(r"<[^>]+>")
+_addresses = itertools.count(1)
+
+
+def _next_address() -> tuple[str, int]:
+    n = next(_addresses)
+    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 
 
@@ -78,11 +85,12 @@ def visible_text(html: str) -> str:
 class Viewer:
     """One browser tab's websocket, recording every frame it receives."""
 
-    def __init__(self, path: str, user=None, client: tuple[str, int] = ("127.0.0.1", 50000)):
+    def __init__(self, path: str, user=None, client: tuple[str, int] | None = None):
         self.user = user
         self.communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
         self.communicator.scope["user"] = user or AnonymousUser()
-        self.communicator.scope["client"] = client
+        # An address of its own unless a test picks one: the per-address cap counts only what a test means it to.
+        self.communicator.scope["client"] = client or _next_address()
         self.frames: list[str] = []
 
     async def connect(self):
@@ -99,11 +107,13 @@ class Viewer:
         return frame
 
     async def closed_with(self, timeout: float = 3) -> int:
-        """Receive frames until the server closes the socket; returns the close code."""
+        """Receive frames until the server closes the socket; returns the close code. Then
+        disconnects, as the server (daphne) tells the consumer once the socket is closed."""
         async with asyncio.timeout(timeout):
             while True:
                 output = await self.communicator.receive_output(timeout)
                 if output["type"] == "websocket.close":
+                    await self.communicator.disconnect()
                     return output.get("code", 1000)
                 self.frames.append(output.get("text", ""))
 

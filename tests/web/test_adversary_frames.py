@@ -13,11 +13,11 @@ from bench.adversary import ChecksFailed, play, setup_world
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_no_frame_sequence_creates_or_moves_chips_it_should_not(seed, settings, channel_layer):
+def test_no_frame_sequence_creates_or_moves_chips_it_should_not(settings, channel_layer):
     settings.WEBSOCKET_FRAME_BURST = 10**6  # every step sends a probe frame too
     table, players = setup_world(uuid.uuid4().hex[:6])
-    steps = int(os.environ.get("ADVERSARY_CI_STEPS", 800))
+    steps = int(os.environ.get("ADVERSARY_CI_STEPS", 700))
+    seed = int(os.environ.get("ADVERSARY_CI_SEED", 1))
     try:
         figures = async_to_sync(play)(steps=steps, seed=seed, table=table, players=players, log=lambda m: None)
     except ChecksFailed as failure:
