@@ -32,7 +32,7 @@ class BankrollAdjustmentForm(IdempotentForm):
 class UserAdmin(DjangoUserAdmin):
     list_display = ("username", "email", "is_staff", "is_active", "bankroll_chips", "date_joined")
     readonly_fields = ("bankroll_link",)
-    fieldsets = DjangoUserAdmin.fieldsets + (("Play money", {"fields": ("bankroll_link",)}),)
+    fieldsets = (*DjangoUserAdmin.fieldsets, ("Play money", {"fields": ("bankroll_link",)}))
     actions = ["adjust_bankroll"]
 
     def get_queryset(self, request):

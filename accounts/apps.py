@@ -7,5 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Both only connect their signal receivers.
-        from . import signals  # noqa: F401  (counts failed log-ins per address)
-        from . import socket_sessions  # noqa: F401  (a session that ends closes its sockets)
+        from . import (
+            signals,  # noqa: F401  (counts failed log-ins per address)
+            socket_sessions,  # noqa: F401  (a session that ends closes its sockets)
+        )

@@ -35,6 +35,11 @@ SEATS = 4
 PROBE = json.dumps({"action": "probe"})
 PROBE_ANSWER = "Unknown action."
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
+# How often each kind of step comes: mostly play, with every hostile move mixed in.
+STEP_WEIGHTS = {
+    "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1, "sit_out": 0.5, "leave": 0.7, "top_up": 1,
+    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2,
+}  # fmt: skip
 GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
            json.dumps({"action": "call", "sequence": {"$gt": 0}})]  # fmt: skip
 
@@ -140,12 +145,11 @@ class Adversary:
 
     async def step(self) -> str:
         rng = self.rng
-        kind = rng.choices(
-            ["sit", "leave", "top_up", "sit_out", "sit_in", "act", "act", "act", "replay", "replay",
-             "garbage", "open", "close", "clock", "deal", "log_out"],
-        )[0]  # fmt: skip
+        kind = rng.choices(list(STEP_WEIGHTS), weights=list(STEP_WEIGHTS.values()))[0]
         self.counts[kind] += 1
         player = rng.randrange(len(self.players))
+        if kind == "act" and rng.random() < 0.8:  # mostly the player whose turn it is
+            player = await _db(_player_to_act, self.table, self.players) or player
         if kind == "open":
             await self.open_socket(player)
         elif kind == "close":
@@ -248,12 +252,30 @@ def _legal_actions(table):
     return (None, 0) if hand is None else (rebuild(hand).legal_actions(), hand.sequence)
 
 
+def _player_to_act(table, players) -> int | None:
+    """The index in ``players`` of the player whose turn it is, if a hand is running."""
+    from tables.models import Seat
+
+    hand = _running(table)
+    if hand is None or hand.turn_seat is None:
+        return None
+    user_id = Seat.objects.filter(table=table, number=hand.turn_seat).values_list("player_id", flat=True).first()
+    return next((k for k, user in enumerate(players) if user.pk == user_id), None)
+
+
 def _time_runs_out(table) -> None:
     from tables import services
 
     hand = _running(table)
     if hand is not None:
         services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
+
+
+def _hands_played(table) -> dict:
+    from tables.models import Hand, HandEvent
+
+    return {"complete": Hand.objects.filter(table=table, state=Hand.State.COMPLETE).count(),
+            "actions": HandEvent.objects.filter(hand__table=table, type__in=("player_acted", "timed_out")).count()}  # fmt: skip
 
 
 def _deal(table) -> None:
@@ -322,13 +344,14 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
                 problems = await _db(chip_problems, players)
                 if problems:
                     raise ChecksFailed(f"step {number} ({kind}): {problems}")
-            if number % 5000 == 0:
+            if number % 1000 == 0:
                 log(f"{number} steps, {time.monotonic() - started:.0f} s, clean")
     finally:
         for socket in adversary.live():
             await adversary.close_socket(socket)
     return {"steps": steps, "seed": seed, "seconds": round(time.monotonic() - started, 1),
-            "kinds": dict(adversary.counts), "frames_sent": len(adversary.sent)}  # fmt: skip
+            "kinds": dict(adversary.counts), "frames_sent": len(adversary.sent),
+            "hands": await _db(_hands_played, table)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

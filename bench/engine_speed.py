@@ -29,11 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pokerkit  # noqa: E402
-from pokerkit.games import FixedLimitPokerMixin, Holdem, OmahaHoldemMixin  # noqa: E402
+import pokerkit
+from pokerkit.games import FixedLimitPokerMixin, Holdem, OmahaHoldemMixin
 
-from tables.engine import Action, ActionKind, Hand, HandConfig, SeatSetup, Variant  # noqa: E402
-from tables.engine.evaluator import omaha_strength  # noqa: E402
+from tables.engine import Action, ActionKind, Hand, HandConfig, SeatSetup, Variant
+from tables.engine.evaluator import omaha_strength
 
 PLAYERS = 6
 SMALL_BLIND, BIG_BLIND, BIG_BET = 1, 2, 4
@@ -124,9 +124,7 @@ _AUTOMATIONS = (
 def play_pokerkit(variant: str, policy: Policy) -> None:
     stacks = policy.stacks()
     if variant == LIMIT:
-        game = FixedLimitOmahaHoldem(
-            _AUTOMATIONS, True, 0, (SMALL_BLIND, BIG_BLIND), BIG_BLIND, BIG_BET
-        )
+        game = FixedLimitOmahaHoldem(_AUTOMATIONS, True, 0, (SMALL_BLIND, BIG_BLIND), BIG_BLIND, BIG_BET)
         state = game(stacks, PLAYERS)
     else:
         state = pokerkit.PotLimitOmahaHoldem.create_state(
@@ -146,9 +144,7 @@ def play_pokerkit(variant: str, policy: Policy) -> None:
             state.check_or_call()
 
 
-def hands_per_second(
-    play: Callable[[str, Policy], None], variant: str, seconds: float, seed: int
-) -> float:
+def hands_per_second(play: Callable[[str, Policy], None], variant: str, seconds: float, seed: int) -> float:
     policy = Policy(seed)
     hands = 0
     start = time.process_time()

@@ -30,7 +30,9 @@ class AuditReport:
 
 def ledger_problems() -> tuple[list[str], int, int]:
     problems: list[str] = []
-    entry_sums = dict(LedgerEntry.objects.values("account").annotate(total=Sum("amount")).values_list("account", "total"))
+    entry_sums = dict(
+        LedgerEntry.objects.values("account").annotate(total=Sum("amount")).values_list("account", "total")
+    )
     accounts = list(LedgerAccount.objects.all())
     for account in accounts:
         expected = entry_sums.get(account.pk, 0)

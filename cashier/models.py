@@ -22,16 +22,12 @@ class LedgerAccount(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="bankroll"
     )
-    table = models.OneToOneField(
-        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="escrow"
-    )
+    table = models.OneToOneField("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="escrow")
     balance = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=Q(kind="house") | Q(balance__gte=0), name="ledger_balance_never_negative"
-            ),
+            models.CheckConstraint(condition=Q(kind="house") | Q(balance__gte=0), name="ledger_balance_never_negative"),
             models.CheckConstraint(
                 condition=(
                     Q(kind="house", user__isnull=True, table__isnull=True)
@@ -80,7 +76,9 @@ class LedgerTransaction(models.Model):
         related_name="+",
         help_text="Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment).",
     )
-    request_id = models.CharField(
+    # NULL, not "", for movements nobody asked for (grants, cash-outs): the unique constraint
+    # below must let any number of them be.
+    request_id = models.CharField(  # noqa: DJ001
         max_length=64, null=True, blank=True, help_text="The nonce of the server-made request id it answers."
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -75,9 +75,12 @@ def table_account(table) -> LedgerAccount:
 
 
 def bankroll_balance(user) -> int:
-    return LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=user).values_list(
-        "balance", flat=True
-    ).first() or 0
+    return (
+        LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=user)
+        .values_list("balance", flat=True)
+        .first()
+        or 0
+    )
 
 
 def request_used(*, user, request_id: str) -> bool:
@@ -277,9 +280,10 @@ def _transfer(
             if existing.fingerprint != fingerprint:
                 raise IdempotencyConflict("This request was already used for a different chip movement.")
             return Transfer(existing, amount, replayed=True)
-        if request_id is not None and LedgerTransaction.objects.filter(
-            created_by=requested_by, request_id=request_id
-        ).exists():
+        if (
+            request_id is not None
+            and LedgerTransaction.objects.filter(created_by=requested_by, request_id=request_id).exists()
+        ):
             raise RequestAlreadyUsed("That request was already made.")
         payer = locked[source.pk]
         if payer.kind != LedgerAccount.Kind.HOUSE and payer.balance < amount:

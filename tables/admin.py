@@ -26,8 +26,17 @@ class SeatInline(ReadOnlyInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("name", "variant", "stakes_label", "seat_count", "seats_taken", "min_buy_in", "max_buy_in",
-                    "is_active", "closing")
+    list_display = (
+        "name",
+        "variant",
+        "stakes_label",
+        "seat_count",
+        "seats_taken",
+        "min_buy_in",
+        "max_buy_in",
+        "is_active",
+        "closing",
+    )
     list_filter = ("variant", "is_active")
     search_fields = ("name",)
     # Open or closed is changed by the actions only, which cash players out and update every
@@ -53,11 +62,11 @@ class TableAdmin(admin.ModelAdmin):
             closed_now = services.close_table(table_id=table.pk)
             self.message_user(
                 request,
-                f"{table}: closed and players cashed out." if closed_now
+                f"{table}: closed and players cashed out."
+                if closed_now
                 else f"{table}: will close and cash out when the current hand ends.",
                 messages.SUCCESS,
             )
-
 
     @admin.action(description="Reopen the selected closed tables")
     def reopen_tables(self, request, queryset):

@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
-from cashier.errors import RequestAlreadyUsed
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
+from cashier.errors import RequestAlreadyUsed
 from tables import services
 from tables.models import Table
 from tables.notify import LOBBY_GROUP, player_group, table_group

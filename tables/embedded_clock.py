@@ -33,7 +33,7 @@ async def _run_every_second() -> None:
         try:
             # thread_sensitive: the clock shares the one thread that serialises sync ORM work.
             await sync_to_async(tick.apply, thread_sensitive=True)()
-        except Exception:  # noqa: BLE001 - one bad tick must not stop the clock
+        except Exception:
             logger.exception("table clock tick failed")
 
 

@@ -45,7 +45,9 @@ class Table(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(seat_count__gte=2, seat_count__lte=10), name="table_seats_2_to_10"),
             models.CheckConstraint(condition=Q(max_buy_in__gte=F("min_buy_in")), name="table_buy_in_range"),
-            models.CheckConstraint(condition=Q(stake_small__gt=0, stake_big__gte=F("stake_small")), name="table_stakes"),
+            models.CheckConstraint(
+                condition=Q(stake_small__gt=0, stake_big__gte=F("stake_small")), name="table_stakes"
+            ),
             models.CheckConstraint(condition=Q(min_buy_in__gt=0), name="table_min_buy_in_positive"),
         ]
 
@@ -81,7 +83,9 @@ class Table(models.Model):
                 errors["stake_big"] = "In Pot Limit the big blind is twice the small blind (RULES 2.5)."
             if self.small_blind_override is not None:
                 errors["small_blind_override"] = "Only Limit tables may override the small blind."
-        elif self.small_blind_override is not None and self.stake_small and self.small_blind_override >= self.stake_small:
+        elif (
+            self.small_blind_override is not None and self.stake_small and self.small_blind_override >= self.stake_small
+        ):
             errors["small_blind_override"] = "The small blind must be less than the big blind (the small bet)."
         if self.min_buy_in and self.stake_small and self.stake_big and self.min_buy_in < self.blinds.big_blind:
             errors["min_buy_in"] = "The minimum buy-in must cover at least one big blind."
@@ -194,9 +198,7 @@ class Hand(models.Model):
         ordering = ["-id"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_per_table"),
-            models.UniqueConstraint(
-                fields=["table"], condition=Q(state="running"), name="one_running_hand_per_table"
-            ),
+            models.UniqueConstraint(fields=["table"], condition=Q(state="running"), name="one_running_hand_per_table"),
         ]
 
     def __str__(self) -> str:
@@ -215,6 +217,9 @@ class HandPlayer(models.Model):
     class Meta:
         ordering = ["seat"]
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="hand_player_seat_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.hand}, seat {self.seat}"
 
     @property
     def net(self) -> int | None:
@@ -270,3 +275,6 @@ class TimeoutRecord(models.Model):
 
     class Meta:
         ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} timed out in {self.hand}: {self.became}"

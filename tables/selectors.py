@@ -16,6 +16,4 @@ def chips_at_tables(user) -> int:
         hand.table_id: {entry["seat"]: entry["stack"] for entry in hand.config["seats"]}
         for hand in Hand.objects.filter(table_id__in={table for table, *_ in seats}, state=Hand.State.RUNNING)
     }
-    return sum(
-        max(stack, running.get(table, {}).get(number, 0)) + pending for table, number, stack, pending in seats
-    )
+    return sum(max(stack, running.get(table, {}).get(number, 0)) + pending for table, number, stack, pending in seats)

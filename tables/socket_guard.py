@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -102,10 +103,8 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def send_html(self, html: str) -> None:
         """Send fragments; a client that went away while they were rendered is no error
         (daphne raises on the closed socket; the disconnect handler runs next)."""
-        try:
+        with contextlib.suppress(Disconnected):
             await self.send(text_data=html)
-        except Disconnected:
-            pass
 
 
 def client_address(scope) -> str:

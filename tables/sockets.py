@@ -118,7 +118,7 @@ def _quietly(call, *args, default=None, **kwargs):
     for the socket; this process's own counts stay exact and the next beat mirrors them again."""
     try:
         return call(*args, **kwargs)
-    except Exception:  # noqa: BLE001 - any cache client error
+    except Exception:
         logger.warning("socket counts: the cache did not answer", exc_info=True)
         return default
 

@@ -22,7 +22,7 @@ def empty_cache():
     from django.core.cache import cache
 
     cache.clear()
-    yield
+    return
 
 
 @pytest.fixture
@@ -41,15 +41,15 @@ def make_table(db):
     from tables.models import Table
 
     def make(**overrides):
-        spec = dict(
-            name=f"Table {next(_usernames)}",
-            variant=Table.Variant.POT_LIMIT,
-            stake_small=1,
-            stake_big=2,
-            seat_count=6,
-            min_buy_in=40,
-            max_buy_in=200,
-        )
+        spec = {
+            "name": f"Table {next(_usernames)}",
+            "variant": Table.Variant.POT_LIMIT,
+            "stake_small": 1,
+            "stake_big": 2,
+            "seat_count": 6,
+            "min_buy_in": 40,
+            "max_buy_in": 200,
+        }
         spec.update(overrides)
         table = Table(**spec)
         table.full_clean()

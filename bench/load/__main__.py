@@ -21,9 +21,12 @@ from .stack import ROOT, Stack, bench_env, database_url, flush_redis_db, recreat
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", default="poker_bench", help="database name, dropped and recreated (default poker_bench)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--db", default="poker_bench", help="database name, dropped and recreated (default poker_bench)"
+    )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12", help="dedicated Redis DB, flushed")
     parser.add_argument("--web", type=int, default=2, help="daphne processes (default 2)")
     parser.add_argument("--worker-concurrency", type=int, default=1)
@@ -63,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGHUP, terminate)
 
-    env = bench_env(database_url=database_url(args.db), redis_url=args.redis,
-                    extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"})
+    env = bench_env(
+        database_url=database_url(args.db),
+        redis_url=args.redis,
+        extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"},
+    )
     os.environ.update(env)
     print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
     recreate_database(args.db)
@@ -80,25 +86,53 @@ def main(argv: list[str] | None = None) -> int:
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_dir = args.out / f"{args.command}-{stamp}"
-    stack = Stack(env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency,
-                  probe=not args.no_probe)
+    stack = Stack(
+        env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency, probe=not args.no_probe
+    )
     log = lambda message: print(message, flush=True)  # noqa: E731
     with stack:
         log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
         if args.command == "load":
             # One action per table every `pace` seconds: each of the table's turns waits ~pace.
             profile = Profile(think_mean=args.pace, think_max=args.pace * 5)
-            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=profile,
-                                    duration=args.duration, warmup=args.warmup, action_seconds=30,
-                                    countdown_seconds=10, seed=args.seed, measure_queries=True, log=log,
-                                    drain_timeout=240)  # hands at human pace take a minute or two
+            figures = runs.run_play(
+                stack,
+                tables=args.tables,
+                seats=args.seats,
+                profile=profile,
+                duration=args.duration,
+                warmup=args.warmup,
+                action_seconds=30,
+                countdown_seconds=10,
+                seed=args.seed,
+                measure_queries=True,
+                log=log,
+                drain_timeout=240,
+            )  # hands at human pace take a minute or two
         elif args.command == "soak":
-            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=runs.CHAOS,
-                                    duration=args.max_minutes * 60, hands=args.hands, seed=args.seed, log=log)
+            figures = runs.run_play(
+                stack,
+                tables=args.tables,
+                seats=args.seats,
+                profile=runs.CHAOS,
+                duration=args.max_minutes * 60,
+                hands=args.hands,
+                seed=args.seed,
+                log=log,
+            )
         elif args.command == "faults":
-            figures = runs.run_play(stack, tables=args.tables, seats=args.seats, profile=runs.CHAOS,
-                                    duration=args.max_minutes * 60, hands=1, kills=args.kills,
-                                    kill_every=tuple(args.every), seed=args.seed, log=log)
+            figures = runs.run_play(
+                stack,
+                tables=args.tables,
+                seats=args.seats,
+                profile=runs.CHAOS,
+                duration=args.max_minutes * 60,
+                hands=1,
+                kills=args.kills,
+                kill_every=tuple(args.every),
+                seed=args.seed,
+                log=log,
+            )
         else:
             figures = runs.run_hostile_frames(stack, frames=args.frames, seed=args.seed, log=log)
     figures["command"] = " ".join(sys.argv)

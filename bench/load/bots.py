@@ -17,6 +17,7 @@ the next frame each socket receives after the send.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -42,8 +43,10 @@ TOP_UP_MAX = re.compile(r'name="amount" inputmode="numeric" min="1" max="(\d+)"'
 
 def split_fragments(text: str) -> dict[str, str]:
     marks = [(m.start(), m.group(1)) for m in FRAGMENT_START.finditer(text)]
-    return {name: text[start : (marks[i + 1][0] if i + 1 < len(marks) else len(text))]
-            for i, (start, name) in enumerate(marks)}
+    return {
+        name: text[start : (marks[i + 1][0] if i + 1 < len(marks) else len(text))]
+        for i, (start, name) in enumerate(marks)
+    }
 
 
 @dataclass
@@ -101,7 +104,7 @@ class Stats:
 @dataclass(eq=False)
 class Measurement:
     t0: float
-    actor: "Bot"
+    actor: Bot
     waiting: set
     base_version: int | None
 
@@ -115,12 +118,12 @@ class TableMonitor:
         self.pending: list[Measurement] = []
         self.version: int | None = None
 
-    def begin(self, actor: "Bot") -> Measurement:
+    def begin(self, actor: Bot) -> Measurement:
         m = Measurement(time.monotonic(), actor, set(self.sockets), self.version)
         self.pending.append(m)
         return m
 
-    def on_frame(self, bot: "Bot", version: int | None) -> None:
+    def on_frame(self, bot: Bot, version: int | None) -> None:
         if version is not None:
             self.version = max(self.version or 0, version)
         if not self.pending:
@@ -133,13 +136,13 @@ class TableMonitor:
                     self.stats.latencies.append(now - m.t0)
                     self.pending.remove(m)
 
-    def refused(self, bot: "Bot") -> None:
+    def refused(self, bot: Bot) -> None:
         for m in list(self.pending):
             if m.actor is bot and bot in m.waiting:  # refused before any update reached the actor
                 self.pending.remove(m)
                 self.stats.cancelled += 1
 
-    def detach(self, bot: "Bot") -> None:
+    def detach(self, bot: Bot) -> None:
         self.sockets.discard(bot)
         for m in list(self.pending):
             m.waiting.discard(bot)
@@ -156,7 +159,7 @@ class TableMonitor:
 
 
 class Bot:
-    def __init__(self, account, ports: list[int], harness: "Harness", profile: Profile, rng: random.Random):
+    def __init__(self, account, ports: list[int], harness: Harness, profile: Profile, rng: random.Random):
         self.account, self.ports, self.h, self.profile, self.rng = account, ports, harness, profile, rng
         self.port_index = account.user_id % len(ports)
         self.ws: WebSocket | None = None
@@ -172,6 +175,7 @@ class Bot:
         self.last_comeback = 0.0
         self.drained = False
         self.pause_until = 0.0
+        self.background: set[asyncio.Future] = set()
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
@@ -181,10 +185,13 @@ class Bot:
             origin = f"http://127.0.0.1:{port}"
             try:
                 ws = await WebSocket.connect(
-                    HOST, port, f"/ws/tables/{self.account.table_id}/",
-                    headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"}, timeout=5,
+                    HOST,
+                    port,
+                    f"/ws/tables/{self.account.table_id}/",
+                    headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"},
+                    timeout=5,
                 )
-            except (OSError, asyncio.TimeoutError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            except (TimeoutError, OSError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 self.stats.connect_failures += 1
                 attempt += 1
                 await self.h.sleep(min(2.0, 0.05 * 2 ** min(attempt, 6)) * (0.5 + self.rng.random()))
@@ -198,9 +205,8 @@ class Bot:
                     _, payload = await ws.recv()
                     self.on_frame(payload.decode("utf-8", "replace"))
             except ConnectionClosed:
-                if not ws.closed or not getattr(ws, "on_purpose", False):
-                    if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
-                        self.stats.unexpected_closes += 1
+                if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
+                    self.stats.unexpected_closes += 1
             finally:
                 ws.abort()
                 self.monitor.detach(self)
@@ -240,7 +246,7 @@ class Bot:
         fragments = split_fragments(text)
         if "table-error" in fragments:
             m = ERROR_TEXT.search(fragments["table-error"])
-            message = (m.group(1).strip() if m else "?")
+            message = m.group(1).strip() if m else "?"
             if message:
                 self.stats.refusals[re.sub(r"\d+", "N", message)[:60]] += 1
                 self.monitor.refused(self)
@@ -258,7 +264,7 @@ class Bot:
                 self.task = asyncio.ensure_future(self.take_turn(self.controls))
         if self.h.draining.is_set() and not self.drained and self.ws is not None:
             self.drained = True
-            asyncio.ensure_future(self.send({"action": "sit_out"}))
+            self.keep(asyncio.ensure_future(self.send({"action": "sit_out"})))
         elif self.sitting_out and not self.h.draining.is_set():
             self.maybe_come_back()
 
@@ -269,12 +275,17 @@ class Bot:
         rid, room = REQUEST_ID.search(html), TOP_UP_MAX.search(html)
         self.top_up = (rid.group(1), int(room.group(1))) if rid and room else None
 
+    def keep(self, task: asyncio.Future) -> None:
+        """Hold a reference to a fire-and-forget task until it is done (the loop keeps only weak ones)."""
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
     def maybe_come_back(self) -> None:
         now = time.monotonic()
         if now - self.last_comeback < 1.0:
             return
         self.last_comeback = now
-        asyncio.ensure_future(self.come_back())
+        self.keep(asyncio.ensure_future(self.come_back()))
 
     async def come_back(self) -> None:
         await self.h.sleep(self.rng.uniform(0.05, 0.3))
@@ -310,9 +321,15 @@ class Bot:
         if not draining and self.rng.random() < p.p_drop_on_turn:
             await self.drop(abrupt=self.rng.random() < 0.5)
             return  # reconnects, gets the snapshot, acts on it
-        think = 0.01 if draining else min(self.rng.expovariate(1 / p.think_mean) if p.think_mean > 0 else 0, p.think_max)
+        think = (
+            0.01 if draining else min(self.rng.expovariate(1 / p.think_mean) if p.think_mean > 0 else 0, p.think_max)
+        )
         await self.h.sleep(think)
-        if self.controls is None or (self.controls.hand, self.controls.sequence) != (c.hand, c.sequence) or self.ws is None:
+        if (
+            self.controls is None
+            or (self.controls.hand, self.controls.sequence) != (c.hand, c.sequence)
+            or self.ws is None
+        ):
             return
         frame = self.choose(c)
         self.turn_acted = (c.hand, c.sequence)
@@ -342,10 +359,8 @@ class Harness:
         return self.monitors.setdefault(table_id, TableMonitor(self.stats))
 
     async def sleep(self, seconds: float) -> None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), timeout=max(0.0, seconds))
-        except asyncio.TimeoutError:
-            pass
 
     async def expire_loop(self) -> None:
         while not self.stop.is_set():

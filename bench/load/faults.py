@@ -7,8 +7,16 @@ import random
 import time
 
 
-def fault_task(stack, *, count: int, every: tuple[float, float] = (3.0, 8.0), down: tuple[float, float] = (0.3, 2.0),
-               seed: int = 7, targets: list[str] | None = None, log=print):
+def fault_task(
+    stack,
+    *,
+    count: int,
+    every: tuple[float, float] = (3.0, 8.0),
+    down: tuple[float, float] = (0.3, 2.0),
+    seed: int = 7,
+    targets: list[str] | None = None,
+    log=print,
+):
     """An async callable for ``session.play(fault_task=...)``: ``count`` kill -9 + restart cycles."""
     rng = random.Random(seed)
     names = targets or [*[p.name for p in stack.web_procs], "worker"]

@@ -16,6 +16,7 @@ taken before must equal the one taken after.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -48,8 +49,14 @@ def setup_table(prefix: str = "hostile"):
     clients = []
     for s in range(1, 7):
         user = make_user(f"{prefix}{tag}s{s}")
-        services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                           post_big_blind_now=True, request_id=uuid.uuid4().hex)
+        services.take_seat(
+            user=user,
+            table_id=table.pk,
+            seat_number=s,
+            buy_in=table.max_buy_in,
+            post_big_blind_now=True,
+            request_id=uuid.uuid4().hex,
+        )
         clients.append(HostileClient("seated", make_session(user), seat=s))
     services.start_hand_if_due(table_id=table.pk)
     hand = Hand.objects.get(table=table, state=Hand.State.RUNNING)
@@ -69,11 +76,19 @@ def snapshot(table_id: int) -> dict:
     table = Table.objects.get(pk=table_id)
     return {
         "table": (table.version, table.is_active, table.closing, table.next_hand_at),
-        "hands": list(Hand.objects.filter(table=table).values_list(
-            "number", "state", "sequence", "turn_seat", "turn_deadline", "grace_given")),
+        "hands": list(
+            Hand.objects.filter(table=table).values_list(
+                "number", "state", "sequence", "turn_seat", "turn_deadline", "grace_given"
+            )
+        ),
         "events": HandEvent.objects.filter(hand__table=table).count(),
-        "seats": list(Seat.objects.filter(table=table).order_by("number").values_list(
-            "number", "player_id", "stack", "state", "posts_big_blind_now", "pending_sit_out", "pending_top_up")),
+        "seats": list(
+            Seat.objects.filter(table=table)
+            .order_by("number")
+            .values_list(
+                "number", "player_id", "stack", "state", "posts_big_blind_now", "pending_sit_out", "pending_top_up"
+            )
+        ),
         "timeouts": TimeoutRecord.objects.filter(hand__table=table).count(),
         "transactions": LedgerTransaction.objects.count(),
         "balances": sorted(LedgerAccount.objects.values_list("pk", "balance")),
@@ -85,8 +100,15 @@ def json_frames(role: str, seq: int, rng: random.Random) -> list[tuple[str, obje
     uid = str(uuid.uuid4())
     stale = [seq - 1, seq + 1, seq + 1000, 0 if seq else 5, 10**9, -1]
     frames: list[tuple[str, object]] = [
-        ("empty", ""), ("brace", "{"), ("null", "null"), ("list", "[]"), ("list2", "[1, 2]"), ("number", "123"),
-        ("string", '"fold"'), ("true", "true"), ("bad-json", "{action: fold}"),
+        ("empty", ""),
+        ("brace", "{"),
+        ("null", "null"),
+        ("list", "[]"),
+        ("list2", "[1, 2]"),
+        ("number", "123"),
+        ("string", '"fold"'),
+        ("true", "true"),
+        ("bad-json", "{action: fold}"),
         ("garbage", "".join(chr(rng.randint(32, 126)) for _ in range(rng.randint(1, 200)))),
         ("unicode", "".join(chr(rng.randint(0x80, 0x2FFF)) for _ in range(rng.randint(1, 100)))),
         ("nul", '{"action": "fold\u0000", "sequence": 1}'),
@@ -96,8 +118,10 @@ def json_frames(role: str, seq: int, rng: random.Random) -> list[tuple[str, obje
         ("huge-digits", '{"action": "raise", "amount": ' + "9" * 4000 + f', "sequence": {seq}}}'),
         ("nan", f'{{"action": "raise", "amount": NaN, "sequence": {seq}}}'),
         ("infinity", f'{{"action": "raise", "amount": Infinity, "sequence": {seq}}}'),
-        ("action-null", json.dumps({"action": None})), ("action-int", json.dumps({"action": 1})),
-        ("action-list", json.dumps({"action": ["fold"]})), ("action-obj", json.dumps({"action": {"fold": 1}})),
+        ("action-null", json.dumps({"action": None})),
+        ("action-int", json.dumps({"action": 1})),
+        ("action-list", json.dumps({"action": ["fold"]})),
+        ("action-obj", json.dumps({"action": {"fold": 1}})),
         ("action-case", json.dumps({"action": "FOLD", "sequence": seq})),
         ("action-timeout", json.dumps({"action": "timeout", "sequence": seq})),
         ("action-dunder", json.dumps({"action": "__class__", "sequence": seq})),
@@ -115,13 +139,42 @@ def json_frames(role: str, seq: int, rng: random.Random) -> list[tuple[str, obje
         ("amount-bool", json.dumps({"action": "bet", "amount": False, "sequence": seq})),
         ("headers-obj", json.dumps({"action": "fold", "sequence": seq + 1, "HEADERS": {"HX-Request": "true"}})),
         ("headers-str", json.dumps({"action": "fold", "sequence": seq + 1, "HEADERS": "x" * 100})),
-        ("sit-seat-0", json.dumps({"action": "sit", "seat_number": 0, "buy_in": 100, "big_blind": "wait", "request_id": uid})),
-        ("sit-seat-7", json.dumps({"action": "sit", "seat_number": 7, "buy_in": 100, "big_blind": "wait", "request_id": uid})),
-        ("sit-taken", json.dumps({"action": "sit", "seat_number": rng.randint(1, 6), "buy_in": 100, "big_blind": "now", "request_id": uid})),
-        ("sit-buyin-huge", json.dumps({"action": "sit", "seat_number": 3, "buy_in": 10**12, "big_blind": "wait", "request_id": uid})),
-        ("sit-buyin-0", json.dumps({"action": "sit", "seat_number": 3, "buy_in": 0, "big_blind": "wait", "request_id": uid})),
-        ("sit-bb-bad", json.dumps({"action": "sit", "seat_number": 3, "buy_in": 100, "big_blind": "maybe", "request_id": uid})),
-        ("sit-rid-bad", json.dumps({"action": "sit", "seat_number": 3, "buy_in": 100, "big_blind": "wait", "request_id": "x"})),
+        (
+            "sit-seat-0",
+            json.dumps({"action": "sit", "seat_number": 0, "buy_in": 100, "big_blind": "wait", "request_id": uid}),
+        ),
+        (
+            "sit-seat-7",
+            json.dumps({"action": "sit", "seat_number": 7, "buy_in": 100, "big_blind": "wait", "request_id": uid}),
+        ),
+        (
+            "sit-taken",
+            json.dumps(
+                {
+                    "action": "sit",
+                    "seat_number": rng.randint(1, 6),
+                    "buy_in": 100,
+                    "big_blind": "now",
+                    "request_id": uid,
+                }
+            ),
+        ),
+        (
+            "sit-buyin-huge",
+            json.dumps({"action": "sit", "seat_number": 3, "buy_in": 10**12, "big_blind": "wait", "request_id": uid}),
+        ),
+        (
+            "sit-buyin-0",
+            json.dumps({"action": "sit", "seat_number": 3, "buy_in": 0, "big_blind": "wait", "request_id": uid}),
+        ),
+        (
+            "sit-bb-bad",
+            json.dumps({"action": "sit", "seat_number": 3, "buy_in": 100, "big_blind": "maybe", "request_id": uid}),
+        ),
+        (
+            "sit-rid-bad",
+            json.dumps({"action": "sit", "seat_number": 3, "buy_in": 100, "big_blind": "wait", "request_id": "x"}),
+        ),
         ("sit-rid-missing", json.dumps({"action": "sit", "seat_number": 3, "buy_in": 100, "big_blind": "wait"})),
         ("top-up-huge", json.dumps({"action": "top_up", "amount": 10**11, "request_id": uid})),
         ("top-up-zero", json.dumps({"action": "top_up", "amount": 0, "request_id": uid})),
@@ -129,15 +182,19 @@ def json_frames(role: str, seq: int, rng: random.Random) -> list[tuple[str, obje
         ("sit-in-bad", json.dumps({"action": "sit_in", "big_blind": "sometimes"})),
         ("sit-in-playing", json.dumps({"action": "sit_in", "big_blind": "wait"})),
     ]
-    frames += [(f"stale-{a}", json.dumps({"action": a, "sequence": s})) for a in ("fold", "call", "check") for s in stale]
+    frames += [
+        (f"stale-{a}", json.dumps({"action": a, "sequence": s})) for a in ("fold", "call", "check") for s in stale
+    ]
     frames += [("stale-raise", json.dumps({"action": "raise", "amount": 6, "sequence": s})) for s in stale]
     if role != "to_act":  # a frame this big may close the socket; the player to act must not reconnect (grace)
         frames.append(("huge", "x" * 200_000))
     frames.append(("binary-json", json.dumps({"action": "fold", "sequence": seq + 1}).encode()))
     if role in ("seated", "spectator", "anonymous"):
         # Not this socket's turn (or no seat at all): even the current sequence is refused.
-        frames += [(f"other-seat-{a}", json.dumps({"action": a, "sequence": seq, "seat": rng.randint(1, 6)}))
-                   for a in ("fold", "call", "check", "bet", "raise")]
+        frames += [
+            (f"other-seat-{a}", json.dumps({"action": a, "sequence": seq, "seat": rng.randint(1, 6)}))
+            for a in ("fold", "call", "check", "bet", "raise")
+        ]
         frames.append(("other-seat-raise", json.dumps({"action": "raise", "amount": 4, "sequence": seq})))
     if role == "to_act":
         # The current sequence, but commands the engine must refuse.
@@ -150,7 +207,8 @@ def json_frames(role: str, seq: int, rng: random.Random) -> list[tuple[str, obje
         ]
     if role in ("spectator", "anonymous"):
         frames += [
-            ("no-seat-sit-out", json.dumps({"action": "sit_out"})), ("no-seat-leave", json.dumps({"action": "leave"})),
+            ("no-seat-sit-out", json.dumps({"action": "sit_out"})),
+            ("no-seat-leave", json.dumps({"action": "leave"})),
             ("dup-keys", '{"action": "fold", "action": "leave"}'),
         ]
     return frames
@@ -195,7 +253,7 @@ async def _connect(client: HostileClient, port: int, table_id: int) -> WebSocket
             ws = await WebSocket.connect(HOST, port, f"/ws/tables/{table_id}/", headers=headers, timeout=5)
             await _drain(ws, 0.3)  # the snapshot
             return ws
-        except (OSError, asyncio.TimeoutError, HandshakeError, ConnectionClosed):
+        except (TimeoutError, OSError, HandshakeError, ConnectionClosed):
             await asyncio.sleep(0.2 * (attempt + 1))
     raise RuntimeError("hostile client could not connect")
 
@@ -207,7 +265,7 @@ async def _drain(ws: WebSocket, seconds: float) -> list[str]:
         try:
             _, payload = await asyncio.wait_for(ws.recv(), left)
             got.append(payload.decode("utf-8", "replace"))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             break
     return got
 
@@ -218,7 +276,7 @@ async def _expect_error(ws: WebSocket, timeout: float = 10.0) -> tuple[str, str]
         _, payload = await asyncio.wait_for(ws.recv(), timeout)
     except ConnectionClosed as closed:
         return ("closed-clean" if closed.clean else "closed-abrupt"), str(closed.code)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return "no-reply", ""
     text = payload.decode("utf-8", "replace")
     fragments = split_fragments(text)
@@ -229,8 +287,16 @@ async def _expect_error(ws: WebSocket, timeout: float = 10.0) -> tuple[str, str]
     return "other", text[:200]
 
 
-async def run_hostile(*, ports: list[int], table_id: int, sequence: int, clients: list[HostileClient], frames: int,
-                      seed: int = 3, exclude: tuple[str, ...] = ()) -> HostileResult:
+async def run_hostile(
+    *,
+    ports: list[int],
+    table_id: int,
+    sequence: int,
+    clients: list[HostileClient],
+    frames: int,
+    seed: int = 3,
+    exclude: tuple[str, ...] = (),
+) -> HostileResult:
     result = HostileResult()
     rng = random.Random(seed)
     t0 = time.monotonic()
@@ -242,17 +308,15 @@ async def run_hostile(*, ports: list[int], table_id: int, sequence: int, clients
         port = ports[i % len(ports)]
         catalogue = [f for f in json_frames(client.role, sequence, random.Random(rng.random())) if f[0] not in exclude]
         local = random.Random(rng.random())
-        for n in range(share[i]):
+        for _n in range(share[i]):
             if client.ws is None or client.ws.closed:
                 client.ws = await _connect(client, port, table_id)
                 result.reconnects += 1
             raw = client.role != "to_act" and local.random() < 0.04
             if raw:
                 kind = local.choice(RAW_FRAMES)
-                try:
+                with contextlib.suppress(ConnectionClosed):
                     await send_raw(client.ws, kind)
-                except ConnectionClosed:
-                    pass
                 result.kinds["raw:" + kind] += 1
                 # A violation may close the socket (cleanly); if it did not, the socket must still answer.
                 outcome, detail = await _expect_error(client.ws, timeout=2.0) if kind != "ping" else ("no-reply", "")

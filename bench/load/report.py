@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 from pathlib import Path
@@ -15,8 +16,13 @@ def percentiles(values: list[float]) -> dict:
     def pick(q: float) -> float:
         return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
-    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": round(ordered[-1], 1),
-            "mean": round(statistics.fmean(ordered), 1)}
+    return {
+        "p50": pick(0.50),
+        "p95": pick(0.95),
+        "p99": pick(0.99),
+        "max": round(ordered[-1], 1),
+        "mean": round(statistics.fmean(ordered), 1),
+    }
 
 
 def read_query_total(directory: Path, role: str) -> int:
@@ -24,10 +30,8 @@ def read_query_total(directory: Path, role: str) -> int:
     (bench.load.query_counter); a killed process's file keeps its last total."""
     total = 0
     for path in Path(directory).glob(f"queries-{role}-*.txt"):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             total += int(path.read_text() or 0)
-        except (OSError, ValueError):
-            pass
     return total
 
 
@@ -35,8 +39,12 @@ def audit() -> dict:
     from cashier.audit import run_audit
 
     report = run_audit()
-    return {"ok": report.ok, "problems": report.problems[:20], "accounts": report.accounts_checked,
-            "chips_issued": report.chips_issued}
+    return {
+        "ok": report.ok,
+        "problems": report.problems[:20],
+        "accounts": report.accounts_checked,
+        "chips_issued": report.chips_issued,
+    }
 
 
 def measure_queries_in_process(players: int = 6) -> dict:
@@ -60,10 +68,16 @@ def measure_queries_in_process(players: int = 6) -> dict:
     users = []
     for s in range(1, players + 1):
         user = make_user(f"benchq{tag}s{s}")
-        services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                           post_big_blind_now=True, request_id=uuid.uuid4().hex)
+        services.take_seat(
+            user=user,
+            table_id=table.pk,
+            seat_number=s,
+            buy_in=table.max_buy_in,
+            post_big_blind_now=True,
+            request_id=uuid.uuid4().hex,
+        )
         users.append(user)
-    by_seat = {s: u for s, u in enumerate(users, start=1)}
+    by_seat = dict(enumerate(users, start=1))
     services.start_hand_if_due(table_id=table.pk)
     acts = []
     for _ in range(60):

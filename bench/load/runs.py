@@ -18,21 +18,55 @@ from .world import build_world
 CHAOS = Profile(think_mean=0.05, p_silent=0.03, p_double=0.05, p_disconnect=0.02, p_drop_on_turn=0.02)
 
 
-def run_play(stack, *, tables: int, seats: int = 6, players: int | None = None, profile: Profile, duration: float,
-             hands: int | None = None, kills: int = 0, kill_every: tuple[float, float] = (3.0, 8.0), kill_targets: list[str] | None = None,
-             drain_timeout: float = 60.0, warmup: float = 0.0, action_seconds: int = 2, countdown_seconds: int = 1,
-             seed: int = 1, measure_queries: bool = False, log=print) -> dict:
-    made, accounts = build_world(tables=tables, seats_per_table=seats, players_per_table=players,
-                                 action_seconds=action_seconds, countdown_seconds=countdown_seconds)
+def run_play(
+    stack,
+    *,
+    tables: int,
+    seats: int = 6,
+    players: int | None = None,
+    profile: Profile,
+    duration: float,
+    hands: int | None = None,
+    kills: int = 0,
+    kill_every: tuple[float, float] = (3.0, 8.0),
+    kill_targets: list[str] | None = None,
+    drain_timeout: float = 60.0,
+    warmup: float = 0.0,
+    action_seconds: int = 2,
+    countdown_seconds: int = 1,
+    seed: int = 1,
+    measure_queries: bool = False,
+    log=print,
+) -> dict:
+    made, accounts = build_world(
+        tables=tables,
+        seats_per_table=seats,
+        players_per_table=players,
+        action_seconds=action_seconds,
+        countdown_seconds=countdown_seconds,
+    )
     table_ids = [t.pk for t in made]
     log(f"world: {len(made)} tables, {len(accounts)} bots; ports {stack.ports}")
     offsets = stack.log_offsets()
-    faults = fault_task(stack, count=kills, every=kill_every, seed=seed, targets=kill_targets, log=log) if kills else None
-    result = asyncio.run(play(
-        accounts=accounts, ports=stack.ports, table_ids=table_ids, profile=profile, duration=duration, hands=hands,
-        drain_timeout=drain_timeout, seed=seed, probe_dir=stack.log_dir if stack.probe else None,
-        fault_task=faults, warmup=warmup, log=log,
-    ))
+    faults = (
+        fault_task(stack, count=kills, every=kill_every, seed=seed, targets=kill_targets, log=log) if kills else None
+    )
+    result = asyncio.run(
+        play(
+            accounts=accounts,
+            ports=stack.ports,
+            table_ids=table_ids,
+            profile=profile,
+            duration=duration,
+            hands=hands,
+            drain_timeout=drain_timeout,
+            seed=seed,
+            probe_dir=stack.log_dir if stack.probe else None,
+            fault_task=faults,
+            warmup=warmup,
+            log=log,
+        )
+    )
     figures = result.summary()
     figures["tables"], figures["bots"], figures["web_processes"] = tables, len(accounts), len(stack.ports)
     # Tracebacks from a process we kill -9 on purpose are not server errors; any other is.
@@ -60,8 +94,17 @@ def run_hostile_frames(stack, *, frames: int, seed: int = 3, exclude: tuple[str,
     before = snapshot(table.pk)
     offsets = stack.log_offsets()
     log(f"hostile: table {table.pk}, hand #{hand.number} seq {hand.sequence}, {len(clients)} sockets, {frames} frames")
-    result = asyncio.run(run_hostile(ports=stack.ports, table_id=table.pk, sequence=hand.sequence, clients=clients,
-                                     frames=frames, seed=seed, exclude=exclude))
+    result = asyncio.run(
+        run_hostile(
+            ports=stack.ports,
+            table_id=table.pk,
+            sequence=hand.sequence,
+            clients=clients,
+            frames=frames,
+            seed=seed,
+            exclude=exclude,
+        )
+    )
     after = snapshot(table.pk)
     changed = {key: (before[key], after[key]) for key in before if before[key] != after[key]}
     errors = stack.errors_since(offsets)
@@ -85,7 +128,9 @@ def run_hostile_frames(stack, *, frames: int, seed: int = 3, exclude: tuple[str,
     if errors:
         failures.append(f"{len(errors)} server errors, first: {errors[0][:800]}")
     if result.unexpected:
-        failures.append(f"{len(result.unexpected)} frames without an error reply or clean close: {result.unexpected[:5]}")
+        failures.append(
+            f"{len(result.unexpected)} frames without an error reply or clean close: {result.unexpected[:5]}"
+        )
     if result.frames < frames:
         failures.append(f"only {result.frames} of {frames} frames sent")
     if not figures["audit"]["ok"]:

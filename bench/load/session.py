@@ -99,7 +99,8 @@ class PlayResult:
             "worker_queries": self.worker_queries,
             "web_queries_per_action": _ratio(self.web_queries, self.actions),
             "queries_per_action": _ratio(self.web_queries + self.worker_queries, self.actions)
-            if self.web_queries is not None and self.worker_queries is not None else None,
+            if self.web_queries is not None and self.worker_queries is not None
+            else None,
             "queries_per_change": _ratio((self.web_queries or 0) + (self.worker_queries or 0), self.changes),
             "double_submits": s.doubles,
             "silent_turns": s.silent,
@@ -119,8 +120,18 @@ class PlayResult:
 
 
 async def play(
-    *, accounts, ports: list[int], table_ids: list[int], profile: Profile, duration: float, hands: int | None = None,
-    drain_timeout: float = 60.0, seed: int = 1, probe_dir: Path | None = None, fault_task=None, warmup: float = 0.0,
+    *,
+    accounts,
+    ports: list[int],
+    table_ids: list[int],
+    profile: Profile,
+    duration: float,
+    hands: int | None = None,
+    drain_timeout: float = 60.0,
+    seed: int = 1,
+    probe_dir: Path | None = None,
+    fault_task=None,
+    warmup: float = 0.0,
     log=print,
 ) -> PlayResult:
     """Connect the bots, play, drain, disconnect. Bounded by ``duration`` + ``drain_timeout`` (+ connect time)."""
@@ -148,8 +159,10 @@ async def play(
             done = counts["complete"] - start_counts["complete"]
             if time.monotonic() - last_log > 10:
                 last_log = time.monotonic()
-                log(f"  {time.monotonic() - t0:5.0f}s hands {done} actions {harness.stats.actions} "
-                    f"running {counts['running']} overdue {counts['overdue']} lat-samples {len(harness.stats.latencies)}")
+                log(
+                    f"  {time.monotonic() - t0:5.0f}s hands {done} actions {harness.stats.actions} "
+                    f"running {counts['running']} overdue {counts['overdue']} lat-samples {len(harness.stats.latencies)}"
+                )
             if hands is not None and done >= hands and (fault is None or fault.done()):
                 break
         if fault is not None:

@@ -9,6 +9,7 @@ manager, and an ``atexit`` hook stops whatever is still running.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import signal
@@ -21,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
-_LIVE: list["Proc"] = []
+_LIVE: list[Proc] = []
 ERROR_PATTERN = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in|Task handler raised error")
 
 
@@ -79,19 +80,15 @@ class Proc:
     def signal_group(self, sig: int) -> None:
         if self.popen is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def kill9(self) -> None:
         """kill -9 the process and its children (its whole process group)."""
         self.signal_group(signal.SIGKILL)
         if self.popen is not None:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
         self.kills += 1
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -99,15 +96,11 @@ class Proc:
             return
         if self.popen.poll() is None:
             self.signal_group(signal.SIGTERM)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                pass
         self.signal_group(signal.SIGKILL)  # children left behind by a dead parent, too
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
         if self in _LIVE:
             _LIVE.remove(self)
 
@@ -169,22 +162,46 @@ class Stack:
             self.procs[f"web{i}"] = Proc(
                 f"web{i}",
                 [py, "-m", "daphne", "-b", HOST, "-p", str(port), "--application-close-timeout", "5", app],
-                env, self.log_dir / f"web{i}.log", port=port,
+                env,
+                self.log_dir / f"web{i}.log",
+                port=port,
             )
         self.procs["worker"] = Proc(
             "worker",
-            [py, "-m", "celery", "-A", "bench.load.probe_worker" if self.probe else "config", "worker",
-             "--loglevel=WARNING", "--without-mingle",
-             "--without-gossip", "--without-heartbeat", f"--concurrency={self.worker_concurrency}",
-             "-n", f"bench-{os.getpid()}@%h"],
-            env, self.log_dir / "worker.log",
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "bench.load.probe_worker" if self.probe else "config",
+                "worker",
+                "--loglevel=WARNING",
+                "--without-mingle",
+                "--without-gossip",
+                "--without-heartbeat",
+                f"--concurrency={self.worker_concurrency}",
+                "-n",
+                f"bench-{os.getpid()}@%h",
+            ],
+            env,
+            self.log_dir / "worker.log",
         )
         if self.beat:
             self.procs["beat"] = Proc(
                 "beat",
-                [py, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING",
-                 "--schedule", str(self.log_dir / "beat-schedule")],
-                env, self.log_dir / "beat.log",
+                [
+                    py,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "beat",
+                    "--loglevel=WARNING",
+                    "--schedule",
+                    str(self.log_dir / "beat-schedule"),
+                ],
+                env,
+                self.log_dir / "beat.log",
             )
 
     @property
@@ -195,7 +212,7 @@ class Stack:
     def web_procs(self) -> list[Proc]:
         return [p for name, p in self.procs.items() if name.startswith("web")]
 
-    def start(self) -> "Stack":
+    def start(self) -> Stack:
         for proc in self.procs.values():
             proc.start()
         for proc in self.procs.values():
@@ -213,7 +230,7 @@ class Stack:
         for proc in self.procs.values():
             proc.stop()
 
-    def __enter__(self) -> "Stack":
+    def __enter__(self) -> Stack:
         try:
             return self.start()
         except BaseException:

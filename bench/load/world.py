@@ -44,23 +44,45 @@ def make_user(username: str):
     return user
 
 
-def make_table(name: str, *, variant: str = "pot_limit", seats: int = 6, action_seconds: int = 2,
-               countdown_seconds: int = 1, reconnect_grace_seconds: int = 1):
+def make_table(
+    name: str,
+    *,
+    variant: str = "pot_limit",
+    seats: int = 6,
+    action_seconds: int = 2,
+    countdown_seconds: int = 1,
+    reconnect_grace_seconds: int = 1,
+):
     from tables.models import Table
 
     if variant == "limit":
-        stakes = dict(stake_small=2, stake_big=4, min_buy_in=40, max_buy_in=400)
+        stakes = {"stake_small": 2, "stake_big": 4, "min_buy_in": 40, "max_buy_in": 400}
     else:
-        stakes = dict(stake_small=1, stake_big=2, min_buy_in=40, max_buy_in=200)
-    table = Table(name=name, variant=variant, seat_count=seats, action_seconds=action_seconds,
-                  countdown_seconds=countdown_seconds, reconnect_grace_seconds=reconnect_grace_seconds, **stakes)
+        stakes = {"stake_small": 1, "stake_big": 2, "min_buy_in": 40, "max_buy_in": 200}
+    table = Table(
+        name=name,
+        variant=variant,
+        seat_count=seats,
+        action_seconds=action_seconds,
+        countdown_seconds=countdown_seconds,
+        reconnect_grace_seconds=reconnect_grace_seconds,
+        **stakes,
+    )
     table.full_clean()
     table.save()
     return table
 
 
-def build_world(*, tables: int, seats_per_table: int, players_per_table: int | None = None, prefix: str = "bench",
-                action_seconds: int = 2, countdown_seconds: int = 1, variant_mix: bool = True) -> tuple[list, list[BotAccount]]:
+def build_world(
+    *,
+    tables: int,
+    seats_per_table: int,
+    players_per_table: int | None = None,
+    prefix: str = "bench",
+    action_seconds: int = 2,
+    countdown_seconds: int = 1,
+    variant_mix: bool = True,
+) -> tuple[list, list[BotAccount]]:
     """T tables, each with ``players_per_table`` bots seated (buy-in at the maximum, posting a big blind now)."""
     from tables import services
 
@@ -69,13 +91,24 @@ def build_world(*, tables: int, seats_per_table: int, players_per_table: int | N
     made_tables, bots = [], []
     for t in range(tables):
         variant = "limit" if (variant_mix and t % 2) else "pot_limit"
-        table = make_table(f"{prefix}-{run}-{t:04d}", variant=variant, seats=seats_per_table,
-                           action_seconds=action_seconds, countdown_seconds=countdown_seconds)
+        table = make_table(
+            f"{prefix}-{run}-{t:04d}",
+            variant=variant,
+            seats=seats_per_table,
+            action_seconds=action_seconds,
+            countdown_seconds=countdown_seconds,
+        )
         made_tables.append(table)
         for s in range(1, players + 1):
             user = make_user(f"{prefix}{run}t{t}s{s}")
-            services.take_seat(user=user, table_id=table.pk, seat_number=s, buy_in=table.max_buy_in,
-                               post_big_blind_now=True, request_id=uuid.uuid4().hex)
+            services.take_seat(
+                user=user,
+                table_id=table.pk,
+                seat_number=s,
+                buy_in=table.max_buy_in,
+                post_big_blind_now=True,
+                request_id=uuid.uuid4().hex,
+            )
             bots.append(BotAccount(user.pk, user.username, make_session(user), table.pk, s))
     return made_tables, bots
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import os
 import struct
@@ -63,7 +64,7 @@ class WebSocket:
     @classmethod
     async def connect(
         cls, host: str, port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 10.0
-    ) -> "WebSocket":
+    ) -> WebSocket:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=MAX_INCOMING), timeout)
         try:
             key = base64.b64encode(os.urandom(16)).decode()
@@ -127,10 +128,8 @@ class WebSocket:
                 code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
                 self.close_code = code
                 if not self.closed:
-                    try:
+                    with contextlib.suppress(Exception):
                         self.writer.write(encode_frame(CLOSE, payload[:2]))
-                    except Exception:
-                        pass
                 self._gone()
                 raise ConnectionClosed(code, payload[2:].decode("utf-8", "replace"), clean=True)
             if opcode == PING:
@@ -173,7 +172,5 @@ class WebSocket:
 
     def _gone(self) -> None:
         self.closed = True
-        try:
+        with contextlib.suppress(Exception):
             self.writer.transport.abort()
-        except Exception:
-            pass

@@ -6,67 +6,143 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='LedgerAccount',
+            name="LedgerAccount",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('house', 'House (issues play money)'), ('bankroll', 'Player bankroll'), ('table', 'Table escrow')], max_length=16)),
-                ('balance', models.BigIntegerField(default=0)),
-                ('table', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='escrow', to='tables.table')),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='bankroll', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("house", "House (issues play money)"),
+                            ("bankroll", "Player bankroll"),
+                            ("table", "Table escrow"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("balance", models.BigIntegerField(default=0)),
+                (
+                    "table",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="escrow",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="bankroll",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='LedgerTransaction',
+            name="LedgerTransaction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('grant', 'Sign-up grant'), ('reload', 'Reload'), ('buy_in', 'Buy-in'), ('top_up', 'Top-up'), ('cash_out', 'Cash-out'), ('adjustment', 'Staff adjustment')], max_length=16)),
-                ('idempotency_key', models.CharField(max_length=120, unique=True)),
-                ('fingerprint', models.CharField(max_length=64)),
-                ('memo', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("grant", "Sign-up grant"),
+                            ("reload", "Reload"),
+                            ("buy_in", "Buy-in"),
+                            ("top_up", "Top-up"),
+                            ("cash_out", "Cash-out"),
+                            ("adjustment", "Staff adjustment"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("idempotency_key", models.CharField(max_length=120, unique=True)),
+                ("fingerprint", models.CharField(max_length=64)),
+                ("memo", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='LedgerEntry',
+            name="LedgerEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(help_text='Positive credits the account, negative debits it.')),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='cashier.ledgeraccount')),
-                ('transaction', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='cashier.ledgertransaction')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("amount", models.BigIntegerField(help_text="Positive credits the account, negative debits it.")),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="entries", to="cashier.ledgeraccount"
+                    ),
+                ),
+                (
+                    "transaction",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="cashier.ledgertransaction",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'ledger entries',
-                'ordering': ['-id'],
+                "verbose_name_plural": "ledger entries",
+                "ordering": ["-id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='ledgeraccount',
-            constraint=models.CheckConstraint(condition=models.Q(('kind', 'house'), ('balance__gte', 0), _connector='OR'), name='ledger_balance_never_negative'),
+            model_name="ledgeraccount",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind", "house"), ("balance__gte", 0), _connector="OR"),
+                name="ledger_balance_never_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgeraccount',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'house'), ('table__isnull', True), ('user__isnull', True)), models.Q(('kind', 'bankroll'), ('table__isnull', True), ('user__isnull', False)), models.Q(('kind', 'table'), ('table__isnull', False), ('user__isnull', True)), _connector='OR'), name='ledger_account_owner_matches_kind'),
+            model_name="ledgeraccount",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "house"), ("table__isnull", True), ("user__isnull", True)),
+                    models.Q(("kind", "bankroll"), ("table__isnull", True), ("user__isnull", False)),
+                    models.Q(("kind", "table"), ("table__isnull", False), ("user__isnull", True)),
+                    _connector="OR",
+                ),
+                name="ledger_account_owner_matches_kind",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgeraccount',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'house')), fields=('kind',), name='ledger_single_house'),
+            model_name="ledgeraccount",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "house")), fields=("kind",), name="ledger_single_house"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgerentry',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='ledger_entry_not_zero'),
+            model_name="ledgerentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="ledger_entry_not_zero"
+            ),
         ),
     ]

@@ -57,17 +57,26 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.AddField(
-            model_name='ledgertransaction',
-            name='request_id',
-            field=models.CharField(blank=True, help_text='The nonce of the server-made request id it answers.', max_length=64, null=True),
+            model_name="ledgertransaction",
+            name="request_id",
+            field=models.CharField(
+                blank=True, help_text="The nonce of the server-made request id it answers.", max_length=64, null=True
+            ),
         ),
         migrations.AlterField(
-            model_name='ledgertransaction',
-            name='created_by',
-            field=models.ForeignKey(blank=True, help_text='Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="ledgertransaction",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ledgertransaction',
-            constraint=models.UniqueConstraint(fields=('created_by', 'request_id'), name='one_movement_per_request'),
+            model_name="ledgertransaction",
+            constraint=models.UniqueConstraint(fields=("created_by", "request_id"), name="one_movement_per_request"),
         ),
     ]

@@ -108,7 +108,7 @@ class LimitRound:
     next player may "complete" it to a full bet over ``full_level``.
     """
 
-    __slots__ = ("bet_size", "current_bet", "full_level", "bets_made", "capped")
+    __slots__ = ("bet_size", "bets_made", "capped", "current_bet", "full_level")
 
     def __init__(self, bet_size: int, opening_bet: int) -> None:
         self.bet_size = bet_size

@@ -151,9 +151,7 @@ def hand_mucked(seat: int) -> Event:
     return {"type": HAND_MUCKED, "seat": seat}
 
 
-def pot_awarded(
-    pot_index: int, amount: int, eligible: list[int], winners: list[tuple[int, int]]
-) -> Event:
+def pot_awarded(pot_index: int, amount: int, eligible: list[int], winners: list[tuple[int, int]]) -> Event:
     return {
         "type": POT_AWARDED,
         "pot_index": pot_index,

@@ -35,10 +35,32 @@ class HandFlow:
     """
 
     __slots__ = (
-        "config", "_deck", "_seats", "_starting_stacks", "_stacks", "_bets", "_contributed",
-        "_status", "_acted", "_holes", "_board", "_street_index", "_round", "_to_act",
-        "_active_count", "_live_count", "_collected", "_round_total", "_button_index",
-        "_next_card", "_last_aggressor", "_actions", "_events", "_started", "_over", "_awards",
+        "_acted",
+        "_actions",
+        "_active_count",
+        "_awards",
+        "_bets",
+        "_board",
+        "_button_index",
+        "_collected",
+        "_contributed",
+        "_deck",
+        "_events",
+        "_holes",
+        "_last_aggressor",
+        "_live_count",
+        "_next_card",
+        "_over",
+        "_round",
+        "_round_total",
+        "_seats",
+        "_stacks",
+        "_started",
+        "_starting_stacks",
+        "_status",
+        "_street_index",
+        "_to_act",
+        "config",
     )  # fmt: skip
 
     def __init__(self, config: HandConfig, deck: Sequence[int]) -> None:
@@ -98,9 +120,7 @@ class HandFlow:
         for _ in range(count):
             i = i + 1 if i + 1 < count else 0
             if status[i] is ACTIVE and (not acted[i] or bets[i] < current):
-                if self._active_count == 1 and bets[i] >= max(
-                    bet for k, bet in enumerate(bets) if k != i
-                ):
+                if self._active_count == 1 and bets[i] >= max(bet for k, bet in enumerate(bets) if k != i):
                     return None  # alone with chips and nothing to call: no one to bet against
                 return i
         return None
@@ -184,9 +204,7 @@ class HandFlow:
             events.append(ev.hole_cards_dealt(self._seats[i], ev.card_texts(hole)))
         self._next_card = 4 * count
 
-    def _post(
-        self, i: int, amount: int, blind: str, events: list[ev.Event], dead: bool = False
-    ) -> None:
+    def _post(self, i: int, amount: int, blind: str, events: list[ev.Event], dead: bool = False) -> None:
         """Post a blind or ante; a short stack posts what it has and is all-in (RULES 2.8)."""
         stack = self._stacks[i]
         if not stack:
@@ -256,7 +274,7 @@ class HandFlow:
         self._collected = 0
         self._awards = awards
         self._over = True
-        events.append(ev.hand_ended(list(zip(self._seats, self._stacks))))
+        events.append(ev.hand_ended(list(zip(self._seats, self._stacks, strict=True))))
 
     def _layered_pots(self, amounts: Sequence[int]) -> list[tuple[int, list[int]]]:
         status = self._status

@@ -22,10 +22,7 @@ from .pots import Pot, PotAward
 _NO_CHIPS_TO_RAISE = "You do not have enough chips to raise: you may call all-in or fold"
 _NOBODY_TO_RAISE = "No other player could call a raise: you may only call or fold"
 _CAPPED = "The betting is capped: you may only call or fold"
-_NOT_REOPENED = (
-    "The all-in was less than a full raise and does not reopen the betting: "
-    "you may only call or fold"
-)
+_NOT_REOPENED = "The all-in was less than a full raise and does not reopen the betting: you may only call or fold"
 
 
 class Hand(HandFlow):
@@ -92,9 +89,7 @@ class Hand(HandFlow):
             bet_kind = low = high = None
         else:
             bet_kind = "raise" if self._round.current_bet else "bet"
-            low, high = self._round.bounds(
-                my_bet, my_bet + stack, self._collected + self._round_total
-            )
+            low, high = self._round.bounds(my_bet, my_bet + stack, self._collected + self._round_total)
         call = to_call if to_call < stack else stack
         return LegalActions(self._seats[i], True, to_call == 0, call, bet_kind, low, high)
 
@@ -120,9 +115,7 @@ class Hand(HandFlow):
             if kind is ActionKind.BET or kind is ActionKind.RAISE:
                 self._round.record_wager(total)
                 self._last_aggressor = i
-            event = ev.player_acted(
-                self._seats[i], street, ACTION_NAMES[kind], put, total, not stack
-            )
+            event = ev.player_acted(self._seats[i], street, ACTION_NAMES[kind], put, total, not stack)
         events = [event]
         self._actions.append(action)
         self._advance(i, events)
@@ -151,9 +144,7 @@ class Hand(HandFlow):
             raise IllegalAction("The hand has not started yet")
         if self._over:
             raise IllegalAction("The hand is over")
-        legal = (
-            self._legal if self._legal_version == len(self._events) else self.legal_actions()
-        )
+        legal = self._legal if self._legal_version == len(self._events) else self.legal_actions()
         assert legal is not None  # a started hand that is not over always has someone to act
         if action.seat != legal.seat:
             raise IllegalAction(f"It is not seat {action.seat}'s turn")
@@ -249,35 +240,34 @@ class Hand(HandFlow):
         """
         if self._over:
             return []
-        collected = [chips - bet for chips, bet in zip(self._contributed, self._bets)]
+        collected = [chips - bet for chips, bet in zip(self._contributed, self._bets, strict=True)]
         return [
-            Pot(amount, tuple(self._seats[i] for i in eligible))
-            for amount, eligible in self._layered_pots(collected)
+            Pot(amount, tuple(self._seats[i] for i in eligible)) for amount, eligible in self._layered_pots(collected)
         ]
 
     @property
     def stacks(self) -> dict[int, int]:
         """Chips behind (not bet) per seat."""
-        return dict(zip(self._seats, self._stacks))
+        return dict(zip(self._seats, self._stacks, strict=True))
 
     @property
     def starting_stacks(self) -> dict[int, int]:
-        return dict(zip(self._seats, self._starting_stacks))
+        return dict(zip(self._seats, self._starting_stacks, strict=True))
 
     @property
     def bets(self) -> dict[int, int]:
         """Chips each seat has bet in the current round, not yet in a pot."""
-        return dict(zip(self._seats, self._bets))
+        return dict(zip(self._seats, self._bets, strict=True))
 
     @property
     def contributed(self) -> dict[int, int]:
         """Chips each seat has put in this hand, net of uncalled bets returned."""
-        return dict(zip(self._seats, self._contributed))
+        return dict(zip(self._seats, self._contributed, strict=True))
 
     @property
     def statuses(self) -> dict[int, str]:
         """Per seat: "active", "all_in", "protected" (timed out, RULES 6.2) or "folded"."""
-        return dict(zip(self._seats, self._status))
+        return dict(zip(self._seats, self._status, strict=True))
 
     @property
     def results(self) -> list[PotAward]:
@@ -319,9 +309,7 @@ class Hand(HandFlow):
             "board": ev.card_texts(self._board),
             "to_act": self.to_act,
             "round": self._round.to_dict(),
-            "last_aggressor": (
-                None if self._last_aggressor is None else self._seats[self._last_aggressor]
-            ),
+            "last_aggressor": (None if self._last_aggressor is None else self._seats[self._last_aggressor]),
             "collected": self._collected,
             "players": [
                 {

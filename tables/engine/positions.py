@@ -225,26 +225,20 @@ def _plan_running_game(
     )
 
 
-def _small_blind_position(
-    clock: "_Clock", last: PlayedPositions, before_last: PlayedPositions | None
-) -> int | None:
+def _small_blind_position(clock: "_Clock", last: PlayedPositions, before_last: PlayedPositions | None) -> int | None:
     """Where the last hand's small blind was posted, or would have been (step 4)."""
     if last.small_blind_seat is not None:
         return last.small_blind_seat
     return None if before_last is None else before_last.big_blind_seat
 
 
-def _fits(
-    clock: "_Clock", button: int, small_blind: int | None, big_blind: int, regulars: list[int]
-) -> bool:
+def _fits(clock: "_Clock", button: int, small_blind: int | None, big_blind: int, regulars: list[int]) -> bool:
     """Whether the button lies right of the blinds, with no other regular in between."""
     if button in (small_blind, big_blind):
         return False
     if small_blind is not None and not clock.is_between(small_blind, start=button, end=big_blind):
         return False
-    return not any(
-        clock.is_between(seat, start=button, end=big_blind) for seat in regulars if seat != small_blind
-    )
+    return not any(clock.is_between(seat, start=button, end=big_blind) for seat in regulars if seat != small_blind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,9 +270,7 @@ class _Clock:
         return tuple(sorted(seats, key=lambda seat: self.distance(after + 1, seat)))
 
 
-def _check_seats(
-    seat_count: int, previous: Sequence[PlayedPositions], candidates: Sequence[SeatStatus]
-) -> None:
+def _check_seats(seat_count: int, previous: Sequence[PlayedPositions], candidates: Sequence[SeatStatus]) -> None:
     if not MIN_SEATS <= seat_count <= MAX_SEATS:
         raise ValueError(f"A table has {MIN_SEATS} to {MAX_SEATS} seats; got {seat_count}.")
     seats = [status.seat for status in candidates]

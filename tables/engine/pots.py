@@ -56,9 +56,7 @@ def layer_pots(
     """
     count = len(contributed)
     top = max(contributed)
-    levels = sorted(
-        {contributed[i] for i in range(count) if capped[i] and 0 < contributed[i] < top}
-    )
+    levels = sorted({contributed[i] for i in range(count) if capped[i] and 0 < contributed[i] < top})
     levels.append(top)
     pots: list[tuple[int, list[int]]] = []
     previous = 0
@@ -67,9 +65,7 @@ def layer_pots(
         for chips in contributed:
             if chips > previous:
                 amount += (chips if chips < level else level) - previous
-        eligible = [
-            i for i in range(count) if in_hand[i] and (not capped[i] or contributed[i] >= level)
-        ]
+        eligible = [i for i in range(count) if in_hand[i] and (not capped[i] or contributed[i] >= level)]
         if eligible:
             if amount:
                 pots.append((amount, eligible))
@@ -91,7 +87,4 @@ def split_pot(amount: int, winners_from_button: Sequence[int]) -> list[tuple[int
     card rooms do, rather than give them all to one player).
     """
     share, odd_chips = divmod(amount, len(winners_from_button))
-    return [
-        (index, share + 1 if position < odd_chips else share)
-        for position, index in enumerate(winners_from_button)
-    ]
+    return [(index, share + 1 if position < odd_chips else share) for position, index in enumerate(winners_from_button)]

@@ -85,8 +85,6 @@ def view_for(hand: Hand, viewer_seat: int | None) -> dict[str, Any]:
         "pots": [pot.to_dict() for pot in pots],
         "total_pot": sum(pot.amount for pot in pots) + sum(bets.values()),
         "seats": seats,
-        "legal_actions": (
-            legal.to_dict() if legal is not None and legal.seat == viewer_seat else None
-        ),
+        "legal_actions": (legal.to_dict() if legal is not None and legal.seat == viewer_seat else None),
         "results": [award.to_dict() for award in hand.results],
     }

@@ -65,11 +65,7 @@ def settle_showdown(
                     best_shown[k] = strength
             shown.add(i)
             value = evaluate_omaha(holes[i], board)
-            events.append(
-                ev.hand_shown(
-                    seats[i], ev.card_texts(holes[i]), value.category, ev.card_texts(value.cards)
-                )
-            )
+            events.append(ev.hand_shown(seats[i], ev.card_texts(holes[i]), value.category, ev.card_texts(value.cards)))
         else:
             events.append(ev.hand_mucked(seats[i]))
 

@@ -32,9 +32,7 @@ class PlayedHand:
 def played_hands_page(user, page_number) -> Page:
     """The page ``page_number`` (any text; out of range gives the last page) of ``user``'s hands."""
     rows = (
-        HandPlayer.objects.filter(player=user)
-        .select_related("hand__table")
-        .order_by("-hand__started_at", "-hand_id")
+        HandPlayer.objects.filter(player=user).select_related("hand__table").order_by("-hand__started_at", "-hand_id")
     )
     page = Paginator(rows, HANDS_PER_PAGE).get_page(page_number)
     page.object_list = _played_hands(list(page.object_list))

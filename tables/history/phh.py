@@ -40,9 +40,7 @@ def phh_text(record: HandRecord) -> str:
     """The PHH text of a complete hand; raises ``PhhUnavailable`` for a hand PHH cannot express."""
     started = record.events[0]
     if started["variant"] != Variant.POT_LIMIT.value:
-        raise PhhUnavailable(
-            "PHH has no fixed-limit Omaha High variant: export Limit hands as PokerStars text."
-        )
+        raise PhhUnavailable("PHH has no fixed-limit Omaha High variant: export Limit hands as PokerStars text.")
     order = _players_in_phh_order(started)
     player = {seat: f"p{k}" for k, seat in enumerate(order, start=1)}
     stacks = {entry["seat"]: entry["stack"] for entry in started["seats"]}

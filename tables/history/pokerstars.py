@@ -63,8 +63,10 @@ class _Writer:
 
     def __init__(self, started: dict, pot_count: int) -> None:
         self.players = {seat: _Player(name) for seat, name in player_names(started).items()}
-        self.lines = [f"Seat {entry['seat']}: {self.players[entry['seat']].name} ({entry['stack']} in chips)"
-                      for entry in started["seats"]]
+        self.lines = [
+            f"Seat {entry['seat']}: {self.players[entry['seat']].name} ({entry['stack']} in chips)"
+            for entry in started["seats"]
+        ]
         # As PokerStars writes them after a departure (RULES 2.9): a dead button is only the header's
         # "Seat #N is the button", on a seat with no line of its own; a dead small blind has no post.
         for seat, label in (

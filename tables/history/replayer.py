@@ -278,7 +278,7 @@ class _Table:
 
 
 def _pot_name(pot_index: int, pot_count: int) -> str:
-    """"pot" when there is one, else "main pot", "side pot 1", "side pot 2"..."""
+    """ "pot" when there is one, else "main pot", "side pot 1", "side pot 2"..."""
     if pot_count == 1:
         return "pot"
     return "main pot" if pot_index == 0 else f"side pot {pot_index}"

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,135 +14,293 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='ClockPolicy',
+            name="ClockPolicy",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('protected_all_ins_per_day', models.PositiveSmallIntegerField(blank=True, help_text='Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. Past the limit a timeout checks when checking is free and folds otherwise.', null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "protected_all_ins_per_day",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. Past the limit a timeout checks when checking is free and folds otherwise.",
+                        null=True,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'clock policy',
-                'verbose_name_plural': 'clock policy',
+                "verbose_name": "clock policy",
+                "verbose_name_plural": "clock policy",
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60, unique=True)),
-                ('variant', models.CharField(choices=[('limit', 'Limit Omaha High'), ('pot_limit', 'Pot Limit Omaha High')], max_length=16)),
-                ('stake_small', models.PositiveIntegerField(help_text='Limit: the small bet (also the big blind). Pot Limit: the small blind.')),
-                ('stake_big', models.PositiveIntegerField(help_text='Limit: the big bet (turn and river). Pot Limit: the big blind.')),
-                ('small_blind_override', models.PositiveIntegerField(blank=True, help_text='Limit only: a small blind other than half the small bet rounded down.', null=True)),
-                ('seat_count', models.PositiveSmallIntegerField(default=6, help_text='2 to 10 seats.')),
-                ('min_buy_in', models.PositiveIntegerField()),
-                ('max_buy_in', models.PositiveIntegerField()),
-                ('action_seconds', models.PositiveSmallIntegerField(default=10, help_text='Time to act before the countdown.')),
-                ('countdown_seconds', models.PositiveSmallIntegerField(default=20, help_text='The visible countdown that follows.')),
-                ('reconnect_grace_seconds', models.PositiveSmallIntegerField(default=20, help_text='Extra time, once per turn, for a player who reconnects.')),
-                ('is_active', models.BooleanField(default=True, help_text='Closed tables accept no players and start no hands.')),
-                ('closing', models.BooleanField(default=False, help_text='Set by the close action: close after the current hand.')),
-                ('version', models.PositiveBigIntegerField(default=0, help_text='Bumped by every change; screens re-render on it.')),
-                ('next_hand_at', models.DateTimeField(blank=True, help_text='Earliest start of the next hand.', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=60, unique=True)),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[("limit", "Limit Omaha High"), ("pot_limit", "Pot Limit Omaha High")], max_length=16
+                    ),
+                ),
+                (
+                    "stake_small",
+                    models.PositiveIntegerField(
+                        help_text="Limit: the small bet (also the big blind). Pot Limit: the small blind."
+                    ),
+                ),
+                (
+                    "stake_big",
+                    models.PositiveIntegerField(
+                        help_text="Limit: the big bet (turn and river). Pot Limit: the big blind."
+                    ),
+                ),
+                (
+                    "small_blind_override",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="Limit only: a small blind other than half the small bet rounded down.",
+                        null=True,
+                    ),
+                ),
+                ("seat_count", models.PositiveSmallIntegerField(default=6, help_text="2 to 10 seats.")),
+                ("min_buy_in", models.PositiveIntegerField()),
+                ("max_buy_in", models.PositiveIntegerField()),
+                (
+                    "action_seconds",
+                    models.PositiveSmallIntegerField(default=10, help_text="Time to act before the countdown."),
+                ),
+                (
+                    "countdown_seconds",
+                    models.PositiveSmallIntegerField(default=20, help_text="The visible countdown that follows."),
+                ),
+                (
+                    "reconnect_grace_seconds",
+                    models.PositiveSmallIntegerField(
+                        default=20, help_text="Extra time, once per turn, for a player who reconnects."
+                    ),
+                ),
+                (
+                    "is_active",
+                    models.BooleanField(default=True, help_text="Closed tables accept no players and start no hands."),
+                ),
+                (
+                    "closing",
+                    models.BooleanField(
+                        default=False, help_text="Set by the close action: close after the current hand."
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveBigIntegerField(
+                        default=0, help_text="Bumped by every change; screens re-render on it."
+                    ),
+                ),
+                (
+                    "next_hand_at",
+                    models.DateTimeField(blank=True, help_text="Earliest start of the next hand.", null=True),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('seat_count__gte', 2), ('seat_count__lte', 10)), name='table_seats_2_to_10'), models.CheckConstraint(condition=models.Q(('max_buy_in__gte', models.F('min_buy_in'))), name='table_buy_in_range'), models.CheckConstraint(condition=models.Q(('stake_big__gte', models.F('stake_small')), ('stake_small__gt', 0)), name='table_stakes'), models.CheckConstraint(condition=models.Q(('min_buy_in__gt', 0)), name='table_min_buy_in_positive')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("seat_count__gte", 2), ("seat_count__lte", 10)), name="table_seats_2_to_10"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("max_buy_in__gte", models.F("min_buy_in"))), name="table_buy_in_range"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("stake_big__gte", models.F("stake_small")), ("stake_small__gt", 0)),
+                        name="table_stakes",
+                    ),
+                    models.CheckConstraint(condition=models.Q(("min_buy_in__gt", 0)), name="table_min_buy_in_positive"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(help_text="Counts the table's hands from 1.")),
-                ('button', models.PositiveSmallIntegerField()),
-                ('config', models.JSONField(help_text="The engine's HandConfig.")),
-                ('deck', models.CharField(help_text='The shuffled deck; secret until the hand ends.', max_length=160)),
-                ('salt', models.CharField(max_length=64)),
-                ('deck_commitment', models.CharField(help_text='SHA-256 published when the hand starts.', max_length=64)),
-                ('state', models.CharField(choices=[('running', 'Running'), ('complete', 'Complete')], default='running', max_length=16)),
-                ('sequence', models.PositiveIntegerField(default=0)),
-                ('turn_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('turn_started_at', models.DateTimeField(blank=True, null=True)),
-                ('turn_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('grace_given', models.BooleanField(default=False, help_text='RULES 6.3: reconnect grace used this turn.')),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField(help_text="Counts the table's hands from 1.")),
+                ("button", models.PositiveSmallIntegerField()),
+                ("config", models.JSONField(help_text="The engine's HandConfig.")),
+                ("deck", models.CharField(help_text="The shuffled deck; secret until the hand ends.", max_length=160)),
+                ("salt", models.CharField(max_length=64)),
+                (
+                    "deck_commitment",
+                    models.CharField(help_text="SHA-256 published when the hand starts.", max_length=64),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("running", "Running"), ("complete", "Complete")], default="running", max_length=16
+                    ),
+                ),
+                ("sequence", models.PositiveIntegerField(default=0)),
+                ("turn_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("turn_started_at", models.DateTimeField(blank=True, null=True)),
+                ("turn_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "grace_given",
+                    models.BooleanField(default=False, help_text="RULES 6.3: reconnect grace used this turn."),
+                ),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="hands", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='TimeoutRecord',
+            name="TimeoutRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('became', models.CharField(max_length=24)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='timeouts', to='tables.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='timeouts', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("became", models.CharField(max_length=24)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="timeouts", to="tables.hand"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="timeouts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='HandEvent',
+            name="HandEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sequence', models.PositiveIntegerField()),
-                ('type', models.CharField(max_length=32)),
-                ('payload', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='tables.hand')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sequence", models.PositiveIntegerField()),
+                ("type", models.CharField(max_length=32)),
+                ("payload", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="tables.hand"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'sequence'],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'sequence'), name='hand_event_sequence_unique')],
+                "ordering": ["hand", "sequence"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hand", "sequence"), name="hand_event_sequence_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='HandPlayer',
+            name="HandPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('starting_stack', models.BigIntegerField()),
-                ('final_stack', models.BigIntegerField(blank=True, null=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tables.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands_played', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("starting_stack", models.BigIntegerField()),
+                ("final_stack", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="players", to="tables.hand"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="hands_played",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['seat'],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'seat'), name='hand_player_seat_unique')],
+                "ordering": ["seat"],
+                "constraints": [models.UniqueConstraint(fields=("hand", "seat"), name="hand_player_seat_unique")],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('stack', models.BigIntegerField(help_text='Chips behind; chips bet in the running hand are in the hand.')),
-                ('state', models.CharField(choices=[('waiting_bb', 'Waiting for the big blind'), ('playing', 'Playing'), ('sitting_out', 'Sitting out'), ('leaving', 'Leaving after this hand')], default='waiting_bb', max_length=16)),
-                ('posts_big_blind_now', models.BooleanField(default=False, help_text='RULES 2.7: post a big blind to be dealt in at once instead of waiting.')),
-                ('pending_sit_out', models.BooleanField(default=False)),
-                ('pending_top_up', models.PositiveIntegerField(default=0)),
-                ('disconnected_at', models.DateTimeField(blank=True, help_text="When the player's last socket closed.", null=True)),
-                ('sat_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "stack",
+                    models.BigIntegerField(help_text="Chips behind; chips bet in the running hand are in the hand."),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("waiting_bb", "Waiting for the big blind"),
+                            ("playing", "Playing"),
+                            ("sitting_out", "Sitting out"),
+                            ("leaving", "Leaving after this hand"),
+                        ],
+                        default="waiting_bb",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "posts_big_blind_now",
+                    models.BooleanField(
+                        default=False,
+                        help_text="RULES 2.7: post a big blind to be dealt in at once instead of waiting.",
+                    ),
+                ),
+                ("pending_sit_out", models.BooleanField(default=False)),
+                ("pending_top_up", models.PositiveIntegerField(default=0)),
+                (
+                    "disconnected_at",
+                    models.DateTimeField(blank=True, help_text="When the player's last socket closed.", null=True),
+                ),
+                ("sat_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seats", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'number'), name='seat_number_unique_per_table'), models.UniqueConstraint(fields=('table', 'player'), name='one_seat_per_player_per_table'), models.CheckConstraint(condition=models.Q(('stack__gte', 0)), name='seat_stack_never_negative'), models.CheckConstraint(condition=models.Q(('number__gte', 1), ('number__lte', 10)), name='seat_number_1_to_10')],
+                "ordering": ["table", "number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "number"), name="seat_number_unique_per_table"),
+                    models.UniqueConstraint(fields=("table", "player"), name="one_seat_per_player_per_table"),
+                    models.CheckConstraint(condition=models.Q(("stack__gte", 0)), name="seat_stack_never_negative"),
+                    models.CheckConstraint(
+                        condition=models.Q(("number__gte", 1), ("number__lte", 10)), name="seat_number_1_to_10"
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='hand_number_unique_per_table'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(fields=("table", "number"), name="hand_number_unique_per_table"),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(condition=models.Q(('state', 'running')), fields=('table',), name='one_running_hand_per_table'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("state", "running")), fields=("table",), name="one_running_hand_per_table"
+            ),
         ),
     ]

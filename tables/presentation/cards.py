@@ -41,5 +41,5 @@ def card_views(texts: Iterable[str], highlight: Iterable[str] = ()) -> list[Card
 
 
 def spoken(cards: Iterable[CardView]) -> str:
-    """"King of diamonds, Ten of hearts": a whole hand for one aria-label."""
+    """ "King of diamonds, Ten of hearts": a whole hand for one aria-label."""
     return ", ".join(card.name for card in cards)

@@ -59,7 +59,7 @@ def _position_lines(started: dict, names: dict[int, str]) -> list[LogLine]:
     """The button, and a small blind nobody posts: after a departure the button may sit on a
     seat nobody is dealt in from, or the small blind be dead (RULES 2.9)."""
     button = started["button"]
-    holder = names[button] if button in names else "dead button"
+    holder = names.get(button, "dead button")
     lines = [LogLine(f"Button: seat {button} ({holder})", "street")]
     if started["small_blind_seat"] is None:
         lines.append(LogLine("No small blind this hand (dead small blind)", "street"))
@@ -110,10 +110,7 @@ def _all_in(event: dict) -> str:
 
 
 def _award(event: dict, names: dict[int, str], side_pots: bool) -> str:
-    if event["pot_index"]:
-        pot = f"side pot {event['pot_index']}"
-    else:
-        pot = "the main pot" if side_pots else "the pot"
+    pot = f"side pot {event['pot_index']}" if event["pot_index"] else "the main pot" if side_pots else "the pot"
     winners = event["winners"]
     if len(winners) == 1:
         return f"{names.get(winners[0]['seat'], '')} wins {pot} ({event['amount']})"

@@ -30,7 +30,8 @@ class Screens:
 def screens(state: TableState, now: datetime) -> Screens:
     view = public_view(state, now)
     players = {
-        seat.player_id: viewer_fragments(view, viewer_view(state, view, seat.player_id)) for seat in state.seats.values()
+        seat.player_id: viewer_fragments(view, viewer_view(state, view, seat.player_id))
+        for seat in state.seats.values()
     }
     return Screens(state.version, public_fragments(view), players, spectator_key(view))
 

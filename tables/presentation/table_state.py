@@ -42,7 +42,9 @@ def load_table_state(table_id: int) -> TableState | None:
     return table_state(table, seats, hand)
 
 
-def table_state(table: Table, seats: dict[int, Seat], hand: Hand | None, engine: EngineHand | None = None) -> TableState:
+def table_state(
+    table: Table, seats: dict[int, Seat], hand: Hand | None, engine: EngineHand | None = None
+) -> TableState:
     """The state of a table whose rows the caller holds; ``engine``: the hand, if already replayed."""
     if hand is None:
         return TableState(table, seats, None, {}, None)

@@ -31,6 +31,4 @@ def mark_changed(table: Table, screens_from: Callable[[], TableState] | None = N
     table.version += 1
     table.save(update_fields=["version", "next_hand_at", "is_active", "closing"])
     table_id = table.pk
-    transaction.on_commit(
-        lambda: notify.table_changed(table_id, screens_from() if screens_from else None, lobby=lobby)
-    )
+    transaction.on_commit(lambda: notify.table_changed(table_id, screens_from() if screens_from else None, lobby=lobby))

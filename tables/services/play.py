@@ -121,9 +121,7 @@ def _seat_status(seat: Seat) -> SeatStatus:
 # --- acting --------------------------------------------------------------------
 
 
-def act(
-    *, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime | None = None
-) -> Hand:
+def act(*, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime | None = None) -> Hand:
     """Apply one player action for the seat whose turn it is (RULES 3.3)."""
     now = now or timezone.now()
     with transaction.atomic():

@@ -16,7 +16,9 @@ State = Seat.State
 
 
 def _seat_of(table: Table, user) -> Seat:
-    seat = Seat.objects.select_for_update(of=("self",)).select_related("session").filter(table=table, player=user).first()
+    seat = (
+        Seat.objects.select_for_update(of=("self",)).select_related("session").filter(table=table, player=user).first()
+    )
     if seat is None:
         raise TableError("You have no seat at this table.")
     return seat
@@ -28,9 +30,7 @@ def _check_amount(amount: object) -> int:
     return amount
 
 
-def take_seat(
-    *, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, request_id: str
-) -> Seat:
+def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, request_id: str) -> Seat:
     """Sit down with a buy-in from the bankroll (RULES 7.3); choose to post a big blind now or wait (RULES 2.7).
 
     The buy-in pays for a new seat occupancy and nothing else. ``request_id``: the nonce of
@@ -44,7 +44,11 @@ def take_seat(
             raise TableError("This table is closed.")
         if Seat.objects.filter(table=table, player=user).exists():
             raise TableError("You already have a seat at this table.")
-        if isinstance(seat_number, bool) or not isinstance(seat_number, int) or not 1 <= seat_number <= table.seat_count:
+        if (
+            isinstance(seat_number, bool)
+            or not isinstance(seat_number, int)
+            or not 1 <= seat_number <= table.seat_count
+        ):
             raise TableError(f"Seats at this table are numbered 1 to {table.seat_count}.")
         if Seat.objects.filter(table=table, number=seat_number).exists():
             raise TableError(f"Seat {seat_number} is taken.")

@@ -63,7 +63,11 @@ def test_password_change(client, make_player):
     client.force_login(player)
     response = client.post(
         reverse("password_change"),
-        {"old_password": GOOD_PASSWORD, "new_password1": "another-Good-pass-99", "new_password2": "another-Good-pass-99"},
+        {
+            "old_password": GOOD_PASSWORD,
+            "new_password1": "another-Good-pass-99",
+            "new_password2": "another-Good-pass-99",
+        },
     )
     assert response.status_code == 302
     player.refresh_from_db()
@@ -75,7 +79,9 @@ def test_reload_page_refuses_when_not_eligible(client, make_player, assert_ledge
     client.force_login(player)
     page = client.get(reverse("profile"))
     assert b"Reloads are for players with fewer than 1,000 chips, tables included." in page.content
-    response = client.post(reverse("reload"), {"request_id": page.context["reload_form"]["request_id"].value()}, follow=True)
+    response = client.post(
+        reverse("reload"), {"request_id": page.context["reload_form"]["request_id"].value()}, follow=True
+    )
     assert b"Reloads are for players with fewer than" in response.content
     assert cashier.bankroll_balance(player) == 10_000
     assert_ledger_clean()

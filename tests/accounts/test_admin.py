@@ -37,7 +37,9 @@ def test_the_ledger_is_read_only_in_the_admin(staff_client, make_player, model):
     obj_id = {"ledgertransaction": transaction.pk, "ledgerentry": LedgerEntry.objects.first().pk}.get(
         model, cashier.house_account().pk
     )
-    assert staff_client.post(reverse(f"admin:cashier_{model}_delete", args=[obj_id]), {"post": "yes"}).status_code == 403
+    assert (
+        staff_client.post(reverse(f"admin:cashier_{model}_delete", args=[obj_id]), {"post": "yes"}).status_code == 403
+    )
     assert LedgerTransaction.objects.count() == 1
 
 
@@ -68,9 +70,17 @@ def test_table_admin_validates_configuration(staff_client):
     page = staff_client.post(
         reverse("admin:tables_table_add"),
         {
-            "name": "Bad", "variant": "pot_limit", "is_active": "on", "stake_small": 1, "stake_big": 3,
-            "seat_count": 11, "min_buy_in": 100, "max_buy_in": 50,
-            "action_seconds": 10, "countdown_seconds": 20, "reconnect_grace_seconds": 20,
+            "name": "Bad",
+            "variant": "pot_limit",
+            "is_active": "on",
+            "stake_small": 1,
+            "stake_big": 3,
+            "seat_count": 11,
+            "min_buy_in": 100,
+            "max_buy_in": 50,
+            "action_seconds": 10,
+            "countdown_seconds": 20,
+            "reconnect_grace_seconds": 20,
         },
     )
     assert page.status_code == 200

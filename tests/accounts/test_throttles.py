@@ -145,7 +145,6 @@ def test_nobody_can_lock_a_player_out_from_everywhere(settings, make_player):
     assert victim.get(reverse("profile")).status_code == 200
 
 
-
 def test_changing_the_case_of_the_username_does_not_reset_the_lock(settings, make_player):
     make_player(username="casey")
     attacker = Client(REMOTE_ADDR=HOME)

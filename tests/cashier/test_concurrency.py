@@ -17,7 +17,9 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
     tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
     outcomes = at_once(
         [
-            lambda t=t, i=i: cashier.buy_in(user=player, table=t, amount=7_000, occupancy=f"seat-session:{i + 1}", request_id=f"race-{i}-0013")
+            lambda t=t, i=i: cashier.buy_in(
+                user=player, table=t, amount=7_000, occupancy=f"seat-session:{i + 1}", request_id=f"race-{i}-0013"
+            )
             for i, t in enumerate(tables)
         ],
         expected=CashierError,
@@ -33,7 +35,12 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
 def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     outcomes = at_once(
-        [lambda: cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0014")] * 4,
+        [
+            lambda: cashier.buy_in(
+                user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0014"
+            )
+        ]
+        * 4,
         expected=CashierError,
     )
     assert all(isinstance(o, cashier.Transfer) for o in outcomes), outcomes

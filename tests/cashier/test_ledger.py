@@ -169,7 +169,12 @@ def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player,
     """RULES 7.4: the rules are the same for any chips; this room has play money only, so
     chips enter only as house grants and reloads, and no movement pays anything out of the room."""
     assert {kind.value for kind in LedgerTransaction.Kind} == {
-        "grant", "reload", "buy_in", "top_up", "cash_out", "adjustment"
+        "grant",
+        "reload",
+        "buy_in",
+        "top_up",
+        "cash_out",
+        "adjustment",
     }
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0012")

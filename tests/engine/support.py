@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
+
+import pytest
 
 from tables.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, SeatSetup, Variant
 from tables.engine.cards import parse_cards
@@ -69,9 +72,7 @@ def config_for_plan(plan: HandPositions, stack: int = 100) -> HandConfig:
     )
 
 
-def stacked_deck(
-    config: HandConfig, holes: Mapping[int, str] | None = None, board: str = ""
-) -> list[int]:
+def stacked_deck(config: HandConfig, holes: Mapping[int, str] | None = None, board: str = "") -> list[int]:
     """A deck that deals ``holes`` (seat -> "AsKd7h2c") and ``board`` under RULES 1.4.
 
     Dealing goes one card at a time from the seat left of the button, then a
@@ -87,7 +88,7 @@ def stacked_deck(
         for round_index, card in enumerate(parse_cards(holes.get(seat, ""))):
             slots[round_index * count + position] = card
     board_slots = [4 * count + offset for offset in (1, 2, 3, 5, 7)]
-    for slot, card in zip(board_slots, parse_cards(board)):
+    for slot, card in zip(board_slots, parse_cards(board), strict=False):  # the board may be given in part
         slots[slot] = card
     named = list(slots.values())
     if len(set(named)) != len(named):
@@ -131,12 +132,8 @@ def of_type(events: Iterable[dict], kind: str) -> list[dict]:
 def assert_illegal(hand: Hand, action: Action, message: str) -> None:
     """The action raises IllegalAction with ``message`` in it and changes nothing."""
     before = hand.to_dict()
-    try:
+    with pytest.raises(IllegalAction, match=re.escape(message)):
         hand.apply(action)
-    except IllegalAction as error:
-        assert message in str(error), str(error)
-    else:
-        raise AssertionError(f"{action} was accepted")
     assert hand.to_dict() == before
 
 
@@ -155,4 +152,3 @@ def draw_action(data, legal, *, timeout_percent: int = 0, fold_percent: int = 15
         amount = data.draw(st.one_of(st.sampled_from(bounds), st.integers(*bounds)))
         return Action(legal.seat, kind, amount)
     return Action(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
-

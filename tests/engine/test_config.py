@@ -10,22 +10,22 @@ SEATS = (SeatSetup(1, 100, name="ann"), SeatSetup(4, 80), SeatSetup(6, 120, post
 
 
 def pot_limit(**changes):
-    spec = dict(
-        variant=Variant.POT_LIMIT,
-        small_blind=1,
-        big_blind=2,
-        big_bet=0,
-        seats=SEATS[:2] + (SeatSetup(5, 50),),
-        button=1,
-        small_blind_seat=4,
-        big_blind_seat=5,
-    )
+    spec = {
+        "variant": Variant.POT_LIMIT,
+        "small_blind": 1,
+        "big_blind": 2,
+        "big_bet": 0,
+        "seats": (*SEATS[:2], SeatSetup(5, 50)),
+        "button": 1,
+        "small_blind_seat": 4,
+        "big_blind_seat": 5,
+    }
     spec.update(changes)
     return HandConfig(**spec)
 
 
 def test_config_round_trips_through_json():
-    config = HandConfig(Variant.LIMIT, 2, 5, 10, SEATS + (SeatSetup(8, 60),), 1, 4, 8, 0)
+    config = HandConfig(Variant.LIMIT, 2, 5, 10, (*SEATS, SeatSetup(8, 60)), 1, 4, 8, 0)
     data = json.loads(json.dumps(config.to_dict()))
     assert HandConfig.from_dict(data) == config
     assert data["variant"] == "limit"
@@ -61,7 +61,7 @@ def test_invalid_configs_are_refused(changes, message):
 
 def test_rule_2_3_heads_up_the_button_posts_the_small_blind():
     seats = (SeatSetup(2, 100), SeatSetup(7, 100))
-    with pytest.raises(ValueError, match="RULES 2.3"):
+    with pytest.raises(ValueError, match=r"RULES 2\.3"):
         HandConfig(Variant.POT_LIMIT, 1, 2, 0, seats, 2, 7, 2)
     assert HandConfig(Variant.POT_LIMIT, 1, 2, 0, seats, 2, 2, 7).small_blind_seat == 2
 

@@ -88,9 +88,9 @@ def test_rule_1_2_deck_module_never_uses_the_random_module():
     "bad_deck",
     [
         FULL_DECK[:51],
-        FULL_DECK + (0,),
-        FULL_DECK[:51] + (0,),
-        FULL_DECK[:51] + (52,),
+        (*FULL_DECK, 0),
+        (*FULL_DECK[:51], 0),
+        (*FULL_DECK[:51], 52),
     ],
     ids=["51 cards", "53 cards", "duplicate", "not a card"],
 )
@@ -125,7 +125,7 @@ def test_commitment_verifies_for_the_same_deck_and_salt():
 def test_commitment_detects_a_tampered_deck_salt_or_digest():
     deck, salt = shuffled_deck(), new_salt()
     commitment = deck_commitment(deck, salt)
-    swapped = (deck[1], deck[0]) + deck[2:]
+    swapped = (deck[1], deck[0], *deck[2:])
     assert not verify_commitment(swapped, salt, commitment)
     assert not verify_commitment(deck, new_salt(), commitment)
     flipped_digit = "1" if commitment[-1] == "0" else "0"

@@ -274,7 +274,7 @@ def test_rule_5_2_and_5_3_agree_with_pokerkit_on_15000_random_deals():
         holes = [cards[5 + 4 * i : 9 + 4 * i] for i in range(HANDS_PER_BOARD)]
         ours = [evaluate_omaha(hole, board) for hole in holes]
         theirs = [pokerkit_hand(hole, board) for hole in holes]
-        for our_hand, their_hand, hole in zip(ours, theirs, holes):
+        for our_hand, their_hand, hole in zip(ours, theirs, holes, strict=True):
             assert our_hand.category == their_hand.entry.label.value, (
                 format_cards(hole),
                 format_cards(board),

@@ -85,9 +85,7 @@ def test_illegal_actions_all_through_a_hand_change_nothing():
         legal = hand.legal_actions()
         wrong_seat = next(seat for seat in (1, 2, 3) if seat != legal.seat)
         facing_bet = legal.bet_kind == "raise"
-        wager, wrong_wager = (
-            (ActionKind.RAISE, ActionKind.BET) if facing_bet else (ActionKind.BET, ActionKind.RAISE)
-        )
+        wager, wrong_wager = (ActionKind.RAISE, ActionKind.BET) if facing_bet else (ActionKind.BET, ActionKind.RAISE)
         for action in (
             Action(wrong_seat, ActionKind.CHECK),
             Action(legal.seat, wrong_wager, 4),

@@ -46,7 +46,7 @@ def config_for(record) -> HandConfig:
         big_bet=0,
         seats=tuple(
             SeatSetup(i + 1, stack, name=name)
-            for i, (stack, name) in enumerate(zip(record["starting_stacks"], record["players"]))
+            for i, (stack, name) in enumerate(zip(record["starting_stacks"], record["players"], strict=True))
         ),
         button=record["button"] + 1,
         small_blind_seat=small_blind_index + 1,

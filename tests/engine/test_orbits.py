@@ -35,6 +35,7 @@ the engine posts exactly the blinds planned.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 
@@ -143,7 +144,7 @@ def check_the_engine_posts_the_plan(plan: HandPositions) -> None:
 
 def check_hands(seat_count: int, hands: list[PlayedHand]) -> None:
     big_blinds = [h.plan.big_blind_seat for h in hands]
-    for before, after in zip(hands, hands[1:]):
+    for before, after in itertools.pairwise(hands):
         # RULES 2.9, 2.10: never the same player (nor the same seat) twice in a row.
         assert after.plan.big_blind_seat != before.plan.big_blind_seat
         assert after.player_at(after.plan.big_blind_seat) != before.player_at(before.plan.big_blind_seat)
@@ -158,7 +159,7 @@ def check_hands(seat_count: int, hands: list[PlayedHand]) -> None:
 def check_orbits(seat_count: int, hands: list[PlayedHand], big_blinds: list[int]) -> None:
     """Every player present for a whole orbit posts the big blind exactly once in it."""
     travel = [0]
-    for before, after in zip(big_blinds, big_blinds[1:]):
+    for before, after in itertools.pairwise(big_blinds):
         travel.append(travel[-1] + (after - before) % seat_count)
     for start in range(len(hands)):
         end = next((j for j in range(start + 1, len(hands)) if travel[j] - travel[start] >= seat_count), None)
@@ -273,5 +274,5 @@ def test_rules_2_9_to_2_11_one_long_night_at_a_busy_table():
     assert sum(p.small_blind_seat is None for p in plans) > 40
     assert sum(p.has_dead_button for p in plans) > 80
     assert sum(len(p.dealt_in) == 2 for p in plans) > 10
-    assert sum(len(a.dealt_in) > 2 and len(b.dealt_in) == 2 for a, b in zip(plans, plans[1:])) >= 5
+    assert sum(len(a.dealt_in) > 2 and len(b.dealt_in) == 2 for a, b in itertools.pairwise(plans)) >= 5
     assert sum(len(p.extra_big_blinds) for p in plans) > 50

@@ -69,9 +69,7 @@ class FixedLimitOmahaHoldem(FixedLimitPokerMixin, OmahaHoldemMixin, Holdem):
     hand_types = (pokerkit.OmahaHoldemHand,)
 
 
-def our_config(
-    variant: Variant, stacks: list[int], blinds: tuple[int, int], big_bet: int
-) -> HandConfig:
+def our_config(variant: Variant, stacks: list[int], blinds: tuple[int, int], big_bet: int) -> HandConfig:
     count = len(stacks)
     if count == 2:
         button, small_blind_seat, big_blind_seat = 2, 2, 1
@@ -106,10 +104,7 @@ class Dealer:
     def __init__(self, hand: Hand) -> None:
         count = len(hand.config.seats)
         deck = format_cards(hand.deck)
-        self.holes = {
-            seat - 1: "".join(format_cards(hand.hole_cards(seat)))
-            for seat in hand.config.seat_numbers
-        }
+        self.holes = {seat - 1: "".join(format_cards(hand.hole_cards(seat))) for seat in hand.config.seat_numbers}
         dealt = 4 * count
         self.burns = [deck[dealt], deck[dealt + 4], deck[dealt + 6]]
         self.boards = ["".join(deck[dealt + 1 : dealt + 4]), deck[dealt + 5], deck[dealt + 7]]
@@ -184,9 +179,7 @@ def expected_their_stacks(hand: Hand) -> dict[int, int]:
     return stacks
 
 
-def play_both(
-    config: HandConfig, deck: list[int], choose: Callable[[LegalActions], Action]
-) -> Hand:
+def play_both(config: HandConfig, deck: list[int], choose: Callable[[LegalActions], Action]) -> Hand:
     """Play one hand through both engines, each action picked by ``choose`` from our
     legal actions, comparing sizes at every decision and the final stacks."""
     hand = Hand(config, deck)

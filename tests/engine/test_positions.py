@@ -49,9 +49,7 @@ def play_hands(candidates, previous, hands, seat_count=6):
         hand = plan(candidates, previous, seat_count)
         plans.append(hand)
         candidates = [
-            replace(c, waiting_for_big_blind=False, wants_to_post_now=False)
-            if c.seat in hand.dealt_in
-            else c
+            replace(c, waiting_for_big_blind=False, wants_to_post_now=False) if c.seat in hand.dealt_in else c
             for c in candidates
         ]
         previous = [as_played(hand), *previous[:1]]
@@ -205,14 +203,14 @@ def test_rule_2_9_the_big_blind_passes_a_player_sitting_out_who_then_misses_it()
 
 def test_rule_2_9_a_newcomer_in_the_departed_big_blinds_seat_posts_no_small_blind():
     """Seat 3 changed hands: the newcomer cannot post between the button and the big blind."""
-    candidates = five_handed_without(3) + [player(3, 9, waiting=True, post_now=True)]
+    candidates = [*five_handed_without(3), player(3, 9, waiting=True, post_now=True)]
     hand = plan(candidates, [FIVE_HANDED])
     assert positions(hand) == (2, None, 4)
     assert 3 not in hand.dealt_in
 
 
 def test_rule_2_9_a_newcomer_on_the_dead_buttons_seat_comes_in_once_the_button_passes():
-    candidates = five_handed_without(2) + [player(2, 9, waiting=True, post_now=True)]
+    candidates = [*five_handed_without(2), player(2, 9, waiting=True, post_now=True)]
     hands = play_hands(candidates, [FIVE_HANDED], hands=2)
     assert positions(hands[0]) == (2, 3, 4) and 2 not in hands[0].dealt_in
     assert positions(hands[1]) == (3, 4, 5) and hands[1].extra_big_blinds == (2,)
@@ -408,7 +406,7 @@ def tables(draw):
     flags = st.booleans()
     candidates = [
         player(seat, order, ready=draw(flags), waiting=draw(flags), post_now=draw(flags))
-        for seat, order in zip(seats, sat_orders)
+        for seat, order in zip(seats, sat_orders, strict=True)
     ]
     any_seat = st.integers(1, seat_count)
     recorded = st.builds(played, any_seat, st.none() | any_seat, any_seat)
@@ -468,7 +466,5 @@ def test_rules_2_1_to_2_11_hold_on_random_tables(table):
     assert regulars <= set(hand.dealt_in)
     # RULES 2.7, 2.11: an entrant is in only through the big blind or by posting one now.
     for seat in set(hand.dealt_in) - regulars:
-        assert seat == hand.big_blind_seat or (
-            ready[seat].wants_to_post_now and seat in hand.extra_big_blinds
-        )
+        assert seat == hand.big_blind_seat or (ready[seat].wants_to_post_now and seat in hand.extra_big_blinds)
     assert all(ready[s].wants_to_post_now for s in hand.extra_big_blinds)

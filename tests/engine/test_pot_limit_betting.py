@@ -18,7 +18,7 @@ def sizes(hand):
 
 def test_rule_2_5_pot_limit_big_blind_is_twice_the_small_blind():
     seats = (SeatSetup(1, 100), SeatSetup(2, 100))
-    with pytest.raises(ValueError, match="RULES 2.5"):
+    with pytest.raises(ValueError, match=r"RULES 2\.5"):
         HandConfig(Variant.POT_LIMIT, 5, 15, 0, seats, 1, 1, 2)
     config = HandConfig(Variant.POT_LIMIT, 5, 10, 0, seats, 1, 1, 2)
     assert (config.small_blind, config.big_blind) == (5, 10)

@@ -15,11 +15,7 @@ NINES = "9c9s7h8h"
 
 
 def shown_and_mucked(events):
-    return [
-        (event["type"], event["seat"])
-        for event in events
-        if event["type"] in ("hand_shown", "hand_mucked")
-    ]
+    return [(event["type"], event["seat"]) for event in events if event["type"] in ("hand_shown", "hand_mucked")]
 
 
 def awards(events):
@@ -32,9 +28,7 @@ def awards(events):
 def test_rule_3_9_and_5_1_uncalled_raise_returned_and_winner_does_not_show():
     hand = new_hand(make_config({1: 1000, 2: 1000, 3: 1000}, blinds=(5, 10)))
     events = play(hand, "1 raise 35", "2 fold", "3 fold")
-    assert of_type(events, "uncalled_bet_returned") == [
-        {"type": "uncalled_bet_returned", "seat": 1, "amount": 25}
-    ]
+    assert of_type(events, "uncalled_bet_returned") == [{"type": "uncalled_bet_returned", "seat": 1, "amount": 25}]
     assert awards(events) == [(25, [1], [(1, 25)])]
     assert shown_and_mucked(events) == []
     assert hand.stacks == {1: 1015, 2: 995, 3: 990}
@@ -112,19 +106,19 @@ def river_bet_and_call(holes):
 
 
 def test_rule_5_4_last_bettor_shows_first_and_a_beaten_hand_is_mucked():
-    hand, events = river_bet_and_call({2: STRAIGHT, 3: KINGS, 1: NINES})
+    _hand, events = river_bet_and_call({2: STRAIGHT, 3: KINGS, 1: NINES})
     assert shown_and_mucked(events) == [("hand_shown", 2), ("hand_mucked", 3)]
     assert awards(events) == [(18, [2, 3], [(2, 18)])]
 
 
 def test_rule_5_4_the_caller_shows_a_better_hand():
-    hand, events = river_bet_and_call({2: KINGS, 3: STRAIGHT, 1: NINES})
+    _hand, events = river_bet_and_call({2: KINGS, 3: STRAIGHT, 1: NINES})
     assert shown_and_mucked(events) == [("hand_shown", 2), ("hand_shown", 3)]
     assert awards(events) == [(18, [2, 3], [(3, 18)])]
 
 
 def test_rule_5_4_and_5_5_a_tying_hand_shows_and_splits():
-    hand, events = river_bet_and_call({2: STRAIGHT, 3: STRAIGHT_TOO, 1: NINES})
+    _hand, events = river_bet_and_call({2: STRAIGHT, 3: STRAIGHT_TOO, 1: NINES})
     assert shown_and_mucked(events) == [("hand_shown", 2), ("hand_shown", 3)]
     assert awards(events) == [(18, [2, 3], [(2, 9), (3, 9)])]
 
@@ -150,13 +144,13 @@ def side_pot_showdown(holes):
 
 
 def test_rule_5_4_a_hand_that_can_still_win_a_side_pot_is_shown():
-    hand, events = side_pot_showdown({3: STRAIGHT, 1: KINGS, 2: QUEENS})
+    _hand, events = side_pot_showdown({3: STRAIGHT, 1: KINGS, 2: QUEENS})
     assert shown_and_mucked(events) == [("hand_shown", 2), ("hand_shown", 3), ("hand_shown", 1)]
     assert awards(events) == [(30, [1, 2, 3], [(3, 30)]), (20, [1, 2], [(1, 20)])]
 
 
 def test_rule_5_4_a_hand_beaten_in_every_pot_it_can_win_is_mucked():
-    hand, events = side_pot_showdown({3: STRAIGHT, 1: NINES, 2: QUEENS})
+    _hand, events = side_pot_showdown({3: STRAIGHT, 1: NINES, 2: QUEENS})
     assert shown_and_mucked(events) == [("hand_shown", 2), ("hand_shown", 3), ("hand_mucked", 1)]
     assert awards(events) == [(30, [1, 2, 3], [(3, 30)]), (20, [1, 2], [(2, 20)])]
 

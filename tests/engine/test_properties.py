@@ -46,7 +46,7 @@ def configs(draw) -> HandConfig:
         small_blind=small_blind,
         big_blind=big_blind,
         big_bet=big_bet,
-        seats=tuple(SeatSetup(s, stack, s in extra) for s, stack in zip(seats, stacks)),
+        seats=tuple(SeatSetup(s, stack, s in extra) for s, stack in zip(seats, stacks, strict=True)),
         button=button,
         small_blind_seat=small_blind_seat,
         big_blind_seat=big_blind_seat,
@@ -117,9 +117,7 @@ def test_random_hands_conserve_chips_terminate_and_replay(config, deck, data):
 
 
 def first_timeout(hand: Hand, seat: int) -> int:
-    return next(
-        i for i, a in enumerate(hand.actions) if a.seat == seat and a.kind is ActionKind.TIMEOUT
-    )
+    return next(i for i, a in enumerate(hand.actions) if a.seat == seat and a.kind is ActionKind.TIMEOUT)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -63,7 +63,7 @@ def test_a_player_sees_only_their_own_hole_cards():
 
 
 def test_a_spectator_sees_no_hole_card_until_shown():
-    hand, events = played_hand()
+    _hand, events = played_hand()
     seen = visible_events(events, None)
     assert all(e["cards"] is None for e in of_type(seen, "hole_cards_dealt"))
     # Seat 3 (protected all-in) and the others reach a showdown.

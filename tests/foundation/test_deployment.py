@@ -53,7 +53,7 @@ def test_hsts_is_still_a_setting():
 
 
 @pytest.mark.parametrize(
-    "name, default, configured", [("SIGNUP_RATE", "5/h", "7/h"), ("LOGIN_FAILURE_RATE", "20/15m", "50/30m")]
+    ("name", "default", "configured"), [("SIGNUP_RATE", "5/h", "7/h"), ("LOGIN_FAILURE_RATE", "20/15m", "50/30m")]
 )
 def test_the_per_address_limits_come_from_the_environment(name, default, configured):
     assert _python(SHOW.format(name=name), DEBUG="1") == default

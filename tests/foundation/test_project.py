@@ -9,7 +9,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -86,7 +85,11 @@ def test_the_run_command_serves_the_home_page(tmp_path):
     port = _free_port()
     log = (tmp_path / "run.log").open("w")
     server = subprocess.Popen(
-        ["bash", "scripts/run"], cwd=ROOT, env=_env(PORT=str(port)), stdout=log, stderr=subprocess.STDOUT,
+        ["bash", "scripts/run"],
+        cwd=ROOT,
+        env=_env(PORT=str(port)),
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     try:

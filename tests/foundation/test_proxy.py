@@ -40,7 +40,10 @@ def test_the_client_address_is_what_daphne_put_in_remote_addr_and_the_scope():
         META = {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_FORWARDED_FOR": "192.0.2.66"}
 
     assert client_ip(Request()) == "203.0.113.9"  # a forwarding header is never read here
-    assert client_ip_from_scope({"client": ["203.0.113.9", 51234], "headers": [(b"x-forwarded-for", b"192.0.2.66")]}) == "203.0.113.9"
+    assert (
+        client_ip_from_scope({"client": ["203.0.113.9", 51234], "headers": [(b"x-forwarded-for", b"192.0.2.66")]})
+        == "203.0.113.9"
+    )
     assert client_ip_from_scope({"client": None}) == UNKNOWN  # a Unix socket: one shared bucket
 
 
@@ -73,7 +76,10 @@ class _Browser:
 
     def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"X-Forwarded-For": self.forwarded_for, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {
+            "X-Forwarded-For": self.forwarded_for,
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         body = None
         if form is not None:
             body = urllib.parse.urlencode(form)

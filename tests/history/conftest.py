@@ -29,8 +29,12 @@ def arranged_deck(holes_in_dealing_order: list[str], board: str) -> tuple[int, .
 
 def sit(table, player, seat_number, buy_in):
     services.take_seat(
-        user=player, table_id=table.pk, seat_number=seat_number, buy_in=buy_in,
-        post_big_blind_now=False, request_id=uuid.uuid4().hex,
+        user=player,
+        table_id=table.pk,
+        seat_number=seat_number,
+        buy_in=buy_in,
+        post_big_blind_now=False,
+        request_id=uuid.uuid4().hex,
     )
 
 
@@ -158,13 +162,15 @@ def extra_big_blind_hand(make_player, make_table) -> Played:
     act(table, alice, "fold")
     act(table, bob, "fold")
     services.take_seat(
-        user=dave, table_id=table.pk, seat_number=2, buy_in=200,
-        post_big_blind_now=True, request_id=uuid.uuid4().hex,
+        user=dave,
+        table_id=table.pk,
+        seat_number=2,
+        buy_in=200,
+        post_big_blind_now=True,
+        request_id=uuid.uuid4().hex,
     )
     # Dealing starts left of the button (bob, seat 3): carol, alice, dave, bob.
-    hand = start(table, arranged_deck(
-        ["As Ah 4c 5d", "Kc Kh 6c 8d", "Qc Qh Tc 8c", "4h 4s 6h 6s"], "2c 7d 9h Js 3s"
-    ))
+    hand = start(table, arranged_deck(["As Ah 4c 5d", "Kc Kh 6c 8d", "Qc Qh Tc 8c", "4h 4s 6h 6s"], "2c 7d 9h Js 3s"))
     act(table, dave, "check")
     act(table, bob, "call")
     act(table, carol, "call")

@@ -50,7 +50,7 @@ def pokerkit_final_stacks_by_seat(phh: str) -> dict[int, int]:
     history = pokerkit.HandHistory.loads(phh)
     *_, final_state = history
     assert not final_state.status, "PokerKit did not reach the end of the hand"
-    return dict(zip(history.seats, final_state.stacks))
+    return dict(zip(history.seats, final_state.stacks, strict=True))
 
 
 # --- PokerStars-style text -------------------------------------------------------
@@ -192,7 +192,7 @@ def test_phh_heads_up_lists_the_button_last_with_the_blinds_in_pokerkit_order(al
     assert fields["blinds_or_straddles"] == [1, 2]  # PokerKit swaps them heads-up: the button posts 1
     assert fields["starting_stacks"] == [200, 150]
     assert fields["finishing_stacks"] == [350, 0]
-    assert ["p1 sm 2c2d7s8s", "p2 sm AhKhQhJh", "d db 5c"] == fields["actions"][-3:]  # turned up before the river
+    assert fields["actions"][-3:] == ["p1 sm 2c2d7s8s", "p2 sm AhKhQhJh", "d db 5c"]  # turned up before the river
 
 
 def test_a_big_blind_posted_to_come_in_is_a_live_post_in_both_formats(client, extra_big_blind_hand):
@@ -207,7 +207,7 @@ def test_a_big_blind_posted_to_come_in_is_a_live_post_in_both_formats(client, ex
 
 def test_phh_writes_any_table_name_as_valid_toml(showdown_hand):
     hand = showdown_hand.hand
-    name = 'Le "Grand" \\ Salon \'Ω\'\t\x7f 🂡'
+    name = "Le \"Grand\" \\ Salon 'Ω'\t\x7f 🂡"
     Table.objects.filter(pk=hand.table_id).update(name=name)
     hand.table.refresh_from_db()
     fields = tomllib.loads(phh_text(HandRecord(hand, logged_events(hand), None, full_knowledge=True)))
@@ -238,9 +238,7 @@ def test_a_timed_out_player_kept_all_in_is_in_the_text_but_cannot_be_phh(client,
     assert "carol ran out of time and stays in, all-in with the chips already in the pot." in page
 
 
-def test_phh_of_a_limit_hand_is_refused_with_the_reason_and_pokerstars_text_works(
-    client, make_player, make_table
-):
+def test_phh_of_a_limit_hand_is_refused_with_the_reason_and_pokerstars_text_works(client, make_player, make_table):
     table = make_table(variant=Table.Variant.LIMIT, stake_small=10, stake_big=20, min_buy_in=100, max_buy_in=400)
     ann, ben = make_player("ann"), make_player("ben")
     sit(table, ann, 1, 400)

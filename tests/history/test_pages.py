@@ -51,9 +51,9 @@ def test_the_list_shows_my_hands_newest_first_with_my_cards_and_net_result(clien
 
     rows = re.findall(r'<tr id="hand-(\d+)">(.*?)</tr>', page, re.S)
     assert [int(hand_id) for hand_id, _ in rows] == [second.pk, first.pk]
-    first_row = dict((int(k), v) for k, v in rows)[first.pk]
+    first_row = {int(k): v for k, v in rows}[first.pk]
     assert "+37" in first_row and cards_in(first_row, ALICE_CARDS) == ALICE_CARDS.split()
-    second_row = dict((int(k), v) for k, v in rows)[second.pk]
+    second_row = {int(k): v for k, v in rows}[second.pk]
     assert "+1" in second_row and cards_in(second_row, "7c 7d 7h 7s") == ["7c", "7d", "7h", "7s"]
     assert cards_in(page, f"{BOB_CARDS} {CAROL_CARDS} 6c 6d 6h 6s 3c 3h 3s 4c") == []
 
@@ -145,9 +145,7 @@ def test_a_running_hand_never_shows_the_deck_the_salt_or_other_hole_cards(client
     assert "revealed here once it is complete" in page
 
 
-def test_a_complete_hand_reveals_the_deck_and_salt_and_the_shown_command_proves_the_commitment(
-    client, showdown_hand
-):
+def test_a_complete_hand_reveals_the_deck_and_salt_and_the_shown_command_proves_the_commitment(client, showdown_hand):
     hand = showdown_hand.hand
     page = page_of(client, showdown_hand.players["bob"], hand).content.decode()
 

@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _start(args, env, log_path):
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", *args], cwd=ROOT, env=env,
-        stdout=log_path.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+        [sys.executable, "-m", "celery", "-A", "config", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=log_path.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
 
 
@@ -39,13 +43,12 @@ async def _watch_until(communicator, needle: str, seconds: float) -> str:
     while needle not in seen and loop.time() < end:
         try:
             seen += await communicator.receive_from(timeout=max(0.1, end - loop.time()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             break
     return seen
 
 
-def test_worker_and_beat_time_out_a_player_and_the_table_sees_it(make_player, make_table, tmp_path,
-                                                                 assert_audit_clean):
+def test_worker_and_beat_time_out_a_player_and_the_table_sees_it(make_player, make_table, tmp_path, assert_audit_clean):
     assert settings.REDIS_URL and connection.vendor == "postgresql"
     table = make_table(action_seconds=1, countdown_seconds=1)
     ann, ben = make_player("ann"), make_player("ben")
@@ -53,11 +56,15 @@ def test_worker_and_beat_time_out_a_player_and_the_table_sees_it(make_player, ma
     sit(table, ben, 2)
 
     db = connection.settings_dict
-    env = {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-           "HAND_PAUSE_SECONDS": "600"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "HAND_PAUSE_SECONDS": "600",
+    }
     worker = _start(["worker", "--pool=solo", "--concurrency=1", "--loglevel=INFO"], env, tmp_path / "worker.log")
-    beat = _start(["beat", "--loglevel=INFO", "--schedule", str(tmp_path / "beat-schedule")], env,
-                  tmp_path / "beat.log")
+    beat = _start(
+        ["beat", "--loglevel=INFO", "--schedule", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log"
+    )
 
     async def watch_as_ben():
         communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/")

@@ -22,6 +22,7 @@ from tables.models import TimeoutRecord
 
 pytestmark = [pytest.mark.load, pytest.mark.django_db(transaction=True)]
 
+
 @pytest.fixture
 def stack(tmp_path):
     assert settings.REDIS_URL and connection.vendor == "postgresql", "needs PostgreSQL and Redis (scripts/test)"
@@ -41,9 +42,17 @@ def _log(message):
 
 def test_soak_with_two_kill9_faults_then_hostile_frames(stack, assert_audit_clean):
     figures = runs.run_play(
-        stack, tables=int(os.environ.get("LOAD_CI_TABLES", 8)), seats=2, profile=runs.CHAOS,
-        duration=100, hands=int(os.environ.get("LOAD_CI_HANDS", 200)), kills=2, kill_every=(5.0, 15.0),
-        kill_targets=["web0", "worker"], drain_timeout=45, log=_log,
+        stack,
+        tables=int(os.environ.get("LOAD_CI_TABLES", 8)),
+        seats=2,
+        profile=runs.CHAOS,
+        duration=100,
+        hands=int(os.environ.get("LOAD_CI_HANDS", 200)),
+        kills=2,
+        kill_every=(5.0, 15.0),
+        kill_targets=["web0", "worker"],
+        drain_timeout=45,
+        log=_log,
     )
     _log(f"soak: {figures}")
     assert len(figures["faults"]) == 2, figures["faults"]
@@ -68,4 +77,3 @@ def test_soak_with_two_kill9_faults_then_hostile_frames(stack, assert_audit_clea
     assert not hostile["unexpected"], hostile["unexpected"]
     assert hostile["outcomes"].get("error", 0) > 800, hostile["outcomes"]
     assert_audit_clean()
-

@@ -41,7 +41,10 @@ def running(table):
 def act(table, player, kind, amount=None, sequence=None):
     hand = running(table)
     return services.act(
-        table_id=table.pk, user=player, kind=kind, amount=amount,
+        table_id=table.pk,
+        user=player,
+        kind=kind,
+        amount=amount,
         sequence=hand.sequence if sequence is None else sequence,
     )
 
@@ -56,9 +59,7 @@ def play_random_action(table, players_by_seat, rng: random.Random):
         choices.append(legal.bet_kind)
     kind = rng.choice(choices)
     amount = rng.randint(legal.min_to, legal.max_to) if kind in ("bet", "raise") else None
-    services.act(
-        table_id=table.pk, user=players_by_seat[legal.seat], kind=kind, amount=amount, sequence=hand.sequence
-    )
+    services.act(table_id=table.pk, user=players_by_seat[legal.seat], kind=kind, amount=amount, sequence=hand.sequence)
 
 
 @pytest.fixture

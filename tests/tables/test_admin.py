@@ -22,7 +22,8 @@ def test_closing_an_idle_table_cashes_everyone_out(staff_client, make_player, ma
     table, player = make_table(), make_player()
     sit(table, player, 3, buy_in=150)
     response = staff_client.post(
-        reverse("admin:tables_table_changelist"), {"action": "close_tables", "_selected_action": [table.pk]},
+        reverse("admin:tables_table_changelist"),
+        {"action": "close_tables", "_selected_action": [table.pk]},
         follow=True,
     )
     assert b"closed and players cashed out" in response.content

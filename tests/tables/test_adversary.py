@@ -26,14 +26,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from accounts.services import register_player
+from bench.adversary import ownership_problems
 from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import CashierError
 from tables import services
 from tables.models import Hand, Seat, Table
 from tables.services.hand_log import rebuild
-
-from bench.adversary import ownership_problems
 
 from ..support.races import at_once
 
@@ -108,7 +107,12 @@ class TableAdversary(RuleBasedStateMachine):
         shuffle.shuffle(deck)
         services.start_hand_if_due(table_id=self.table.pk, deck=deck)
 
-    @rule(who=st.integers(0, 5), choice=st.integers(0, 9), size=st.integers(0, 10**6), drift=st.sampled_from([0, 0, 0, -1, 1]))
+    @rule(
+        who=st.integers(0, 5),
+        choice=st.integers(0, 9),
+        size=st.integers(0, 10**6),
+        drift=st.sampled_from([0, 0, 0, -1, 1]),
+    )
     def act(self, who, choice, size, drift):
         """The player to act usually plays a legal action; sometimes someone else, a stale
         sequence or an amount out of bounds. (What is drawn does not depend on the table's
@@ -178,4 +182,3 @@ def test_no_sequence_of_requests_creates_or_moves_chips_it_should_not():
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )  # fmt: skip
     TableAdversary.TestCase().runTest()
-

@@ -53,7 +53,7 @@ def test_a_turn_cannot_expire_before_its_deadline(three_handed, assert_audit_cle
 
 def test_rule_6_2_a_player_with_nothing_in_the_pot_is_folded_and_sat_out(three_handed, assert_audit_clean):
     """RULES 6.2: nothing in the pot -> folded; then sat out of later hands until they come back."""
-    table, (ann, ben, cid) = three_handed
+    table, (ann, ben, _cid) = three_handed
     _expire(table)
     assert _timeouts(table) == [{"type": "timed_out", "seat": 1, "street": "preflop", "became": "fold"}]
     assert running(table).turn_seat == 2
@@ -65,8 +65,7 @@ def test_rule_6_2_a_player_with_nothing_in_the_pot_is_folded_and_sat_out(three_h
     assert_audit_clean()
 
 
-def test_rule_6_2_money_in_the_pot_makes_a_protected_all_in_and_later_bets_a_side_pot(three_handed,
-                                                                                         assert_audit_clean):
+def test_rule_6_2_money_in_the_pot_makes_a_protected_all_in_and_later_bets_a_side_pot(three_handed, assert_audit_clean):
     """RULES 6.2 and 4.1: the small blind times out with 1 chip in: all-in at 1, eligible only for the main pot."""
     table, (ann, ben, cid) = three_handed
     act(table, ann, "call")
@@ -90,7 +89,7 @@ def test_rule_6_2_money_in_the_pot_makes_a_protected_all_in_and_later_bets_a_sid
 
 def test_rule_6_3_reconnecting_during_your_turn_gives_grace_once_per_turn(three_handed, assert_audit_clean):
     """RULES 6.3: disconnect and reconnect while the turn has time left: 20 more seconds, once per turn."""
-    table, (ann, ben, cid) = three_handed
+    table, (ann, _ben, cid) = three_handed
     hand = running(table)
     deadline = hand.turn_deadline
     moment = hand.turn_started_at + timedelta(seconds=5)
@@ -152,7 +151,9 @@ def test_past_the_daily_allowance_a_timeout_checks_or_folds(three_handed, assert
     _expire(table)  # ben again, chips in the pot, allowance used: he checks instead
     assert [t["became"] for t in _timeouts(table)] == ["protected_all_in"]
     assert list(TimeoutRecord.objects.filter(player=ben).values_list("became", flat=True)) == [
-        "check", "protected_all_in"]
+        "check",
+        "protected_all_in",
+    ]
     assert running(table).turn_seat == 3  # the turn card: ben is still in and will act again
     assert_audit_clean()
 

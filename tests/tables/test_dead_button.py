@@ -40,8 +40,10 @@ def positions(hand: Hand):
 
 
 def posts(hand: Hand):
-    return [(e.payload["seat"], e.payload["blind"], e.payload["amount"])
-            for e in HandEvent.objects.filter(hand=hand, type="blind_posted")]
+    return [
+        (e.payload["seat"], e.payload["blind"], e.payload["amount"])
+        for e in HandEvent.objects.filter(hand=hand, type="blind_posted")
+    ]
 
 
 def dealt(hand: Hand):

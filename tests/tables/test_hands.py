@@ -20,13 +20,15 @@ def _start(table, deck=None):
 
 
 def _blinds(hand):
-    return [(e.payload["seat"], e.payload["blind"], e.payload["amount"])
-            for e in HandEvent.objects.filter(hand=hand, type="blind_posted")]
+    return [
+        (e.payload["seat"], e.payload["blind"], e.payload["amount"])
+        for e in HandEvent.objects.filter(hand=hand, type="blind_posted")
+    ]
 
 
 def test_rule_2_1_first_player_to_sit_is_the_button_and_heads_up_posts_the_small_blind(heads_up, assert_audit_clean):
     """RULES 2.1 and 2.3: the first to sit is the button; heads-up the button posts the small blind and acts first."""
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     hand = _start(table)
     assert hand.number == 1 and hand.button == 1
     assert _blinds(hand) == [(1, "small_blind", 1), (4, "big_blind", 2)]
@@ -44,7 +46,7 @@ def test_no_hand_starts_with_one_player(make_player, make_table):
 
 def test_rule_5_1_a_fold_settles_the_hand_and_the_button_moves(heads_up, assert_audit_clean):
     """RULES 5.1 and 2.2: everyone else folds, the last player wins; the button moves on."""
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     _start(table)
     act(table, alice, "fold")
     hand = Hand.objects.get(number=1)
@@ -59,11 +61,15 @@ def test_rule_5_1_a_fold_settles_the_hand_and_the_button_moves(heads_up, assert_
 
 def _frozen(table):
     hand = running(table)
-    return hand.sequence, HandEvent.objects.filter(hand=hand).count(), list(Seat.objects.values_list("stack", flat=True))
+    return (
+        hand.sequence,
+        HandEvent.objects.filter(hand=hand).count(),
+        list(Seat.objects.values_list("stack", flat=True)),
+    )
 
 
 def test_acting_out_of_turn_is_refused_and_changes_nothing(heads_up, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, _alice, bob = heads_up
     _start(table)
     before = _frozen(table)
     with pytest.raises(IllegalAction, match="not seat 4's turn"):
@@ -73,12 +79,17 @@ def test_acting_out_of_turn_is_refused_and_changes_nothing(heads_up, assert_audi
 
 
 @pytest.mark.parametrize(
-    "kind, amount, message",
-    [("check", None, "check"), ("raise", 1000, "between"), ("raise", 3, "between"), ("dance", None, "Unknown action"),
-     ("timeout", None, "Only the table's clock")],
+    ("kind", "amount", "message"),
+    [
+        ("check", None, "check"),
+        ("raise", 1000, "between"),
+        ("raise", 3, "between"),
+        ("dance", None, "Unknown action"),
+        ("timeout", None, "Only the table's clock"),
+    ],
 )
 def test_a_wrong_action_or_amount_is_refused_and_changes_nothing(heads_up, assert_audit_clean, kind, amount, message):
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     _start(table)
     before = _frozen(table)
     with pytest.raises((IllegalAction, services.TableError), match=message):
@@ -102,7 +113,7 @@ def test_a_stale_sequence_or_double_submit_is_refused(heads_up, assert_audit_cle
 
 
 def test_a_stranger_cannot_act(heads_up, make_player, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     _start(table)
     with pytest.raises(services.TableError, match="no seat"):
         act(table, make_player(), "fold")
@@ -126,7 +137,7 @@ def test_rule_3_8_top_up_mid_hand_waits_for_the_hand_to_end(make_player, make_ta
 
 
 def test_leaving_on_your_turn_folds_at_once_and_cashes_out_at_the_end(heads_up, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     _start(table)
     services.leave(user=alice, table_id=table.pk)
     assert not Seat.objects.filter(player=alice).exists()
@@ -182,7 +193,7 @@ def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(heads_up, mak
 
 def test_rule_2_9_a_newcomer_next_in_line_for_the_big_blind_posts_it_at_once(heads_up, make_player, assert_audit_clean):
     """Carol sits at seat 6, right after bob's big blind: the big blind moves to her next hand."""
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     _start(table)
     sit(table, make_player("carol"), 6, post_now=False)
     act(table, alice, "fold")
@@ -213,4 +224,11 @@ def test_stored_enum_values_never_change():
 
     assert [c.value for c in Table.Variant] == ["limit", "pot_limit"]
     assert [c.value for c in LedgerAccount.Kind] == ["house", "bankroll", "table"]
-    assert [c.value for c in LedgerTransaction.Kind] == ["grant", "reload", "buy_in", "top_up", "cash_out", "adjustment"]
+    assert [c.value for c in LedgerTransaction.Kind] == [
+        "grant",
+        "reload",
+        "buy_in",
+        "top_up",
+        "cash_out",
+        "adjustment",
+    ]

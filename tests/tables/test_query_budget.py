@@ -33,8 +33,9 @@ def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
     for _ in range(4):  # pre-flop calls: none of them ends the hand or a round
         hand = running(table)
         with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
-            services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="call", amount=None,
-                         sequence=hand.sequence)
+            services.act(
+                table_id=table.pk, user=by_seat[hand.turn_seat], kind="call", amount=None, sequence=hand.sequence
+            )
         counts.append(len([q for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]))
     assert max(counts) <= ACTION_QUERY_BUDGET, counts
     # Every action rendered the public screen and each of the six players' own, once.

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,11 @@ def test_a_hand_interrupted_by_a_crash_resumes_from_its_events(heads_up, assert_
     table, alice, bob = heads_up
     started = services.start_hand_if_due(table_id=table.pk)
     db = connection.settings_dict
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
     worker = subprocess.run([sys.executable, "-c", CRASHING_WORKER], cwd=ROOT, env=env, capture_output=True, text=True)
     assert worker.returncode == -9, worker.stderr
     hand = running(table)
@@ -54,7 +58,7 @@ def test_a_hand_interrupted_by_a_crash_resumes_from_its_events(heads_up, assert_
 
 def test_the_same_action_fired_twice_at_once_applies_once(heads_up, assert_audit_clean):
     assert connection.vendor == "postgresql"
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     services.start_hand_if_due(table_id=table.pk)
     sequence = running(table).sequence
     click = lambda: services.act(table_id=table.pk, user=alice, kind="raise", amount=6, sequence=sequence)  # noqa: E731
@@ -75,10 +79,12 @@ def test_a_click_and_a_timeout_at_the_deadline_never_both_apply(heads_up, assert
         hand.refresh_from_db()
         sequence, deadline = hand.sequence, hand.turn_deadline
         actor = alice if hand.turn_seat == 1 else bob
-        outcomes = at_once([
-            lambda: services.act(table_id=table.pk, user=actor, kind="fold", amount=None, sequence=sequence),
-            lambda: services.expire_turn(table_id=table.pk, sequence=sequence, now=deadline),
-        ])
+        outcomes = at_once(
+            [
+                partial(services.act, table_id=table.pk, user=actor, kind="fold", amount=None, sequence=sequence),
+                partial(services.expire_turn, table_id=table.pk, sequence=sequence, now=deadline),
+            ]
+        )
         applied = [o for o in outcomes if isinstance(o, Hand)]
         assert len(applied) == 1, outcomes
         assert isinstance(outcomes[0], (Hand, StaleAction)) and (outcomes[1] is None or isinstance(outcomes[1], Hand))

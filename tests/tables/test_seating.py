@@ -58,9 +58,16 @@ def test_a_malformed_buy_in_is_refused(buy_in, make_player, make_table, assert_a
     table, player = make_table(), make_player()
     _refused(
         "whole, positive number",
-        lambda: services.take_seat(user=player, table_id=table.pk, seat_number=1, buy_in=buy_in,
-                                   post_big_blind_now=False, request_id=uuid.uuid4().hex),
-        player, assert_audit_clean,
+        lambda: services.take_seat(
+            user=player,
+            table_id=table.pk,
+            seat_number=1,
+            buy_in=buy_in,
+            post_big_blind_now=False,
+            request_id=uuid.uuid4().hex,
+        ),
+        player,
+        assert_audit_clean,
     )
 
 
@@ -82,8 +89,14 @@ def test_an_inactive_table_is_refused(make_player, make_table, assert_audit_clea
 
 def test_a_double_submitted_seat_request_applies_once(make_player, make_table, assert_audit_clean):
     table, player = make_table(), make_player()
-    request = dict(user=player, table_id=table.pk, seat_number=1, buy_in=100, post_big_blind_now=False,
-                   request_id="form-0001")
+    request = {
+        "user": player,
+        "table_id": table.pk,
+        "seat_number": 1,
+        "buy_in": 100,
+        "post_big_blind_now": False,
+        "request_id": "form-0001",
+    }
     first = services.take_seat(**request)
     _refused("already made", lambda: services.take_seat(**request), player, assert_audit_clean)
     assert Seat.objects.get(player=player).pk == first.pk

@@ -14,14 +14,16 @@ from .conftest import play_random_action, running, sit
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("variant, small, big, seed", [("pot_limit", 1, 2, 7), ("limit", 10, 20, 11)])
-def test_random_hands_conserve_chips_after_every_hand(variant, small, big, seed, make_player, make_table,
-                                                      assert_audit_clean):
+@pytest.mark.parametrize(("variant", "small", "big", "seed"), [("pot_limit", 1, 2, 7), ("limit", 10, 20, 11)])
+def test_random_hands_conserve_chips_after_every_hand(
+    variant, small, big, seed, make_player, make_table, assert_audit_clean
+):
     rng = random.Random(seed)
-    table = make_table(variant=variant, stake_small=small, stake_big=big, min_buy_in=20 * big,
-                       max_buy_in=100 * big, seat_count=6)
+    table = make_table(
+        variant=variant, stake_small=small, stake_big=big, min_buy_in=20 * big, max_buy_in=100 * big, seat_count=6
+    )
     players = [make_player() for _ in range(5)]
-    for number, player in zip([1, 2, 4, 5, 6], players):
+    for number, player in zip([1, 2, 4, 5, 6], players, strict=True):
         sit(table, player, number, buy_in=rng.randint(table.min_buy_in, table.max_buy_in))
     hands = 0
     while hands < 25:
@@ -47,8 +49,9 @@ def _random_request(table: Table, rng: random.Random) -> None:
     request = rng.choice(["sit_out", "top_up", "leave"])
     try:
         if request == "top_up":
-            services.top_up(user=seat.player, table_id=table.pk, amount=rng.randint(1, 50),
-                            request_id=str(uuid.uuid4()))
+            services.top_up(
+                user=seat.player, table_id=table.pk, amount=rng.randint(1, 50), request_id=str(uuid.uuid4())
+            )
         else:
             getattr(services, request)(user=seat.player, table_id=table.pk)
     except services.REFUSALS:
@@ -64,6 +67,5 @@ def _bring_players_back(table: Table, players, rng: random.Random) -> None:
             sit(table, player, free.pop(), buy_in=table.min_buy_in, post_now=rng.random() < 0.5)
         elif seat is not None and seat.state == Seat.State.SITTING_OUT:
             if seat.stack == 0:
-                services.top_up(user=player, table_id=table.pk, amount=table.min_buy_in,
-                                request_id=str(uuid.uuid4()))
+                services.top_up(user=player, table_id=table.pk, amount=table.min_buy_in, request_id=str(uuid.uuid4()))
             services.sit_in(user=player, table_id=table.pk, post_big_blind_now=rng.random() < 0.5)

@@ -17,7 +17,7 @@ from cashier.models import LedgerTransaction
 from tables import services
 from tables.models import Seat, SeatSession, Table
 
-from .conftest import act, running, sit
+from .conftest import act, sit
 
 pytestmark = pytest.mark.django_db
 

@@ -75,6 +75,8 @@ _addresses = itertools.count(1)
 def _next_address() -> tuple[str, int]:
     n = next(_addresses)
     return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000
+
+
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 
 

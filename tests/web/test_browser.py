@@ -163,7 +163,12 @@ def test_limit_amounts_are_fixed_and_raising_stops_at_the_cap(open_tab, make_tab
     """RULES 3.5: bets and raises of one small bet before the turn, one big bet after; four bets cap a round."""
     # No quiet time before the countdown, so it shows at once (RULES 6.1: both are table settings).
     table = make_table(
-        name="Browser Limit", variant="limit", stake_small=10, stake_big=20, min_buy_in=200, max_buy_in=1000,
+        name="Browser Limit",
+        variant="limit",
+        stake_small=10,
+        stake_big=20,
+        min_buy_in=200,
+        max_buy_in=1000,
         action_seconds=0,
     )
     alice, bob = open_tab(), open_tab(PHONE)
@@ -225,7 +230,7 @@ def test_the_lobby_updates_seats_and_average_pot_live(open_tab, make_table, make
     screenshot(phone, "lobby-phone")
 
 
-@pytest.mark.parametrize("viewport, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, viewport, name):
     table = make_table(name=f"Full ring {name}", variant="limit", stake_small=2, stake_big=4, seat_count=10,
                        min_buy_in=40, max_buy_in=400)  # fmt: skip

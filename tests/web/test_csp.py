@@ -121,7 +121,15 @@ def test_no_page_breaks_the_policy(chromium, live_server_url, make_player, make_
         context.close()
 
     assert troubles == [], "\n".join(troubles)
-    for path in ["/", "/accounts/signup/", "/accounts/login/", f"/tables/{table.pk}/", "/hands/", "/accounts/profile/", "/admin/"]:
+    for path in [
+        "/",
+        "/accounts/signup/",
+        "/accounts/login/",
+        f"/tables/{table.pk}/",
+        "/hands/",
+        "/accounts/profile/",
+        "/admin/",
+    ]:
         assert path in documents, sorted(documents)
     for path, policy in documents.items():
         assert policy, f"no Content-Security-Policy on {path}"

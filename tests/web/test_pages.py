@@ -32,7 +32,7 @@ def test_the_lobby_lists_open_tables_with_their_average_pot(client, heads_up, ma
 
 
 def test_a_spectator_can_open_a_table_page(client, heads_up):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     start_hand(table)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert f'ws-connect="/ws/tables/{table.pk}/"' in page
@@ -54,12 +54,10 @@ def test_a_seated_player_sees_their_cards_and_controls_on_the_page(client, heads
     assert 'aria-label="King of diamonds"' in page and 'data-act="raise"' in page
     client.force_login(bob)
     page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'aria-label="Ace of clubs"' in page and "King of diamonds" not in page and 'data-act=' not in page
+    assert 'aria-label="Ace of clubs"' in page and "King of diamonds" not in page and "data-act=" not in page
 
 
-def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_says_so(
-    client, make_player, make_table
-):
+def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_says_so(client, make_player, make_table):
     """Seats 1-4; seat 3 (the first hand's big blind) leaves. The next hand has no small blind,
     the one after it a dead button on seat 3, where nobody sits now."""
     table = make_table()
@@ -92,7 +90,7 @@ def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_say
 
 
 def test_rule_2_11_the_seat_controls_offer_one_live_big_blind_and_no_dead_small_blind(client, heads_up, make_player):
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     choice = "Post one big blind now and play the next hand (no dead small blind)"
     client.force_login(make_player("carol"))
     page = client.get(f"/tables/{table.pk}/").content.decode()

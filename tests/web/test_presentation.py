@@ -131,11 +131,13 @@ def test_split_and_side_pots_are_named():
 
 
 @pytest.mark.parametrize(
-    "text, printed, name",
+    ("text", "printed", "name"),
     [
-        ("Kd", "K♦", "King of diamonds"), ("Th", "10♥", "Ten of hearts"),
-        ("As", "A♠", "Ace of spades"), ("2c", "2♣", "Two of clubs"),
-    ],  # fmt: skip
+        ("Kd", "K♦", "King of diamonds"),
+        ("Th", "10♥", "Ten of hearts"),
+        ("As", "A♠", "Ace of spades"),
+        ("2c", "2♣", "Two of clubs"),
+    ],
 )
 def test_cards_are_printed_and_named_for_screen_readers(text, printed, name):
     card = card_view(text)

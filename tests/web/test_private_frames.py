@@ -66,7 +66,7 @@ def test_through_a_showdown_hole_cards_reach_only_their_owner_until_shown(heads_
         await play(table, everyone, alice_tab, "check")  # the last action: both hands are shown
 
         assert leaks(alice_tab.frames, SEAT_1_CARDS)  # the check can see cards at all
-        for client, mine, theirs in [(alice_tab, SEAT_1_CARDS, SEAT_2_CARDS), (bob_tab, SEAT_2_CARDS, SEAT_1_CARDS)]:
+        for client, _mine, theirs in [(alice_tab, SEAT_1_CARDS, SEAT_2_CARDS), (bob_tab, SEAT_2_CARDS, SEAT_1_CARDS)]:
             assert leaks(client.frames[before_showdown[client] :], theirs)  # shown at showdown...
             assert leaks(client.frames[: before_showdown[client]], theirs) == []  # ...and not before
         for onlooker in (spectator, watcher):

@@ -94,7 +94,7 @@ def test_a_watcher_gets_new_seat_forms_when_a_seat_frees_up(heads_up, make_playe
     async_to_sync(scenario)()
 
 
-@pytest.mark.parametrize("seat_count, bottom", [(2, 2), (6, 3), (10, 10)])
+@pytest.mark.parametrize(("seat_count", "bottom"), [(2, 2), (6, 3), (10, 10)])
 def test_the_felt_seen_from_a_seat_puts_it_at_six_o_clock(seat_count, bottom):
     style = felt_view_style(seat_count, bottom, False)
     assert _style_for_seat(style, bottom).startswith("--x: 50.00%")

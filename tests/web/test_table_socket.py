@@ -19,7 +19,7 @@ def run(scenario):
 
 
 def test_connect_sends_the_whole_table_to_a_spectator(heads_up):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
 
     async def scenario():
         spectator = await table_viewer(table).connect()
@@ -34,7 +34,7 @@ def test_connect_sends_the_whole_table_to_a_spectator(heads_up):
 
 
 def test_a_second_tab_catches_up_with_the_running_hand(heads_up):
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     start_hand(table)
 
     async def scenario():
@@ -116,7 +116,10 @@ def test_an_illegal_amount_is_refused(heads_up):
     table, alice, bob = heads_up
     start_hand(table)
     _refused_for_the_sender_only(
-        table, alice, bob, lambda sequence: {"action": "raise", "amount": "7", "sequence": str(sequence)},
+        table,
+        alice,
+        bob,
+        lambda sequence: {"action": "raise", "amount": "7", "sequence": str(sequence)},
         "between 4 and 6",
     )
 
@@ -146,7 +149,7 @@ MALFORMED = [
 
 def test_malformed_frames_get_an_error_and_the_socket_keeps_working(heads_up, settings):
     settings.WEBSOCKET_FRAME_BURST = 100  # these frames test the parsing, not the flood limit
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     start_hand(table)
     before = _frozen(table)
 
@@ -169,7 +172,7 @@ def test_malformed_frames_get_an_error_and_the_socket_keeps_working(heads_up, se
 
 
 def test_a_spectator_cannot_act(heads_up):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     start_hand(table)
 
     async def scenario():
@@ -183,17 +186,17 @@ def test_a_spectator_cannot_act(heads_up):
 
 
 def test_a_repeated_buy_in_or_top_up_frame_moves_chips_once(heads_up, make_player, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     carol = make_player("carol")
 
     async def scenario():
         tab = await table_viewer(table, carol).connect()
-        sit = dict(action="sit", seat_number="4", buy_in="150", big_blind="now", request_id=tab.request_id)
+        sit = {"action": "sit", "seat_number": "4", "buy_in": "150", "big_blind": "now", "request_id": tab.request_id}
         await tab.send(**sit)
         await tab.until("Seat 4 · 150 chips")
         await tab.send(**sit)  # a double click, or a resend queued while offline
         await tab.until("table-error")
-        top_up = dict(action="top_up", amount="30", request_id=tab.request_id)
+        top_up = {"action": "top_up", "amount": "30", "request_id": tab.request_id}
         await tab.send(**top_up)
         await tab.until("Seat 4 · 180 chips")
         await tab.send(**top_up)
@@ -209,7 +212,7 @@ def test_a_repeated_buy_in_or_top_up_frame_moves_chips_once(heads_up, make_playe
 
 
 def test_seat_controls_sit_out_come_back_top_up_and_leave(heads_up, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, _alice, bob = heads_up
     services.leave(user=bob, table_id=table.pk)
     sit(table, bob, 2, buy_in=150)  # room for 50 more: the top-up form is offered
 

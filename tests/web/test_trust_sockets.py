@@ -27,12 +27,12 @@ def run(scenario):
 def test_finding_1_a_replayed_sit_frame_creates_no_chips(heads_up, make_player, assert_audit_clean):
     """Sit, leave, then the same sit frame again, on the same socket and on a new one (a resend
     queued while offline): refused, and no seat appears that nobody paid for."""
-    table, alice, bob = heads_up
+    table, _alice, bob = heads_up
     mallory = make_player("mallory")
 
     async def scenario():
         tab = await table_viewer(table, mallory).connect()
-        sit = dict(action="sit", seat_number="4", buy_in="200", big_blind="wait", request_id=tab.request_id)
+        sit = {"action": "sit", "seat_number": "4", "buy_in": "200", "big_blind": "wait", "request_id": tab.request_id}
         await tab.send(**sit)
         await tab.until("Seat 4 · 200 chips")
         await tab.send(action="leave")
@@ -55,7 +55,7 @@ def test_finding_1_a_replayed_sit_frame_creates_no_chips(heads_up, make_player, 
 
 
 def test_finding_1_a_request_id_the_server_did_not_make_is_refused(heads_up, make_player, assert_audit_clean):
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
     carol, dave = make_player("carol"), make_player("dave")
 
     async def scenario():
@@ -77,7 +77,7 @@ def test_finding_1_a_request_id_the_server_did_not_make_is_refused(heads_up, mak
 def test_finding_4_a_second_socket_cannot_claim_the_reconnect_grace(heads_up):
     """With the main socket open, opening and closing another during your own turn adds no
     time and does not mark you offline: presence is per seat (RULES 6.3)."""
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     start_hand(table)  # heads-up alice (the button) acts first
     deadline = running_hand(table).turn_deadline
 
@@ -131,7 +131,7 @@ def test_finding_5_sockets_end_with_their_session(heads_up, client, how):
 
 def test_finding_5_a_lost_close_message_still_cannot_act_for_an_ended_session(heads_up):
     """Authentication is checked again on every frame that changes something."""
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
     start_hand(table)
     before = running_hand(table).sequence
 
@@ -148,7 +148,7 @@ def test_finding_5_a_lost_close_message_still_cannot_act_for_an_ended_session(he
 def test_a_flood_of_frames_gets_a_clear_error_and_a_policy_close(heads_up, settings):
     settings.WEBSOCKET_FRAME_BURST = 5
     settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
 
     async def scenario():
         tab = await table_viewer(table, alice).connect()
@@ -172,7 +172,7 @@ def test_the_frame_budget_refills_with_time():
 
 def test_too_many_sockets_per_user_are_refused(heads_up, settings):
     settings.WEBSOCKET_MAX_PER_USER = 2
-    table, alice, bob = heads_up
+    table, alice, _bob = heads_up
 
     async def scenario():
         tabs = [await table_viewer(table, alice).connect() for _ in range(2)]
@@ -190,7 +190,7 @@ def test_too_many_sockets_per_user_are_refused(heads_up, settings):
 
 def test_too_many_sockets_per_address_are_refused(heads_up, settings):
     settings.WEBSOCKET_MAX_PER_IP = 3
-    table, alice, bob = heads_up
+    table, _alice, _bob = heads_up
 
     async def scenario():
         watchers = [await table_viewer(table, client=("10.0.0.9", 4000 + k)).connect() for k in range(3)]

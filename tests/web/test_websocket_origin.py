@@ -83,8 +83,12 @@ def test_behind_the_tls_proxy_the_forwarded_scheme_decides(settings):
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     settings.ALLOWED_HOSTS = ["poker.example.com"]
     forwarded_https = [(b"x-forwarded-proto", b"https")]
-    assert _connects(guarded, origin="https://poker.example.com", host="poker.example.com", extra_headers=forwarded_https)
-    assert not _connects(guarded, origin="http://poker.example.com", host="poker.example.com", extra_headers=forwarded_https)
+    assert _connects(
+        guarded, origin="https://poker.example.com", host="poker.example.com", extra_headers=forwarded_https
+    )
+    assert not _connects(
+        guarded, origin="http://poker.example.com", host="poker.example.com", extra_headers=forwarded_https
+    )
     assert _connects(guarded, origin="http://poker.example.com", host="poker.example.com")  # no header: ws
 
 

@@ -3,14 +3,42 @@ from django.core.management.base import BaseCommand
 from tables.models import Table
 
 DEMO_TABLES = [
-    dict(name="Limit 10/20", variant=Table.Variant.LIMIT, stake_small=10, stake_big=20, seat_count=6,
-         min_buy_in=200, max_buy_in=1000),
-    dict(name="Pot Limit 1/2", variant=Table.Variant.POT_LIMIT, stake_small=1, stake_big=2, seat_count=6,
-         min_buy_in=40, max_buy_in=200),
-    dict(name="Pot Limit 5/10 heads-up", variant=Table.Variant.POT_LIMIT, stake_small=5, stake_big=10, seat_count=2,
-         min_buy_in=200, max_buy_in=1000),
-    dict(name="Limit 2/4 full ring", variant=Table.Variant.LIMIT, stake_small=2, stake_big=4, seat_count=10,
-         min_buy_in=40, max_buy_in=400),
+    {
+        "name": "Limit 10/20",
+        "variant": Table.Variant.LIMIT,
+        "stake_small": 10,
+        "stake_big": 20,
+        "seat_count": 6,
+        "min_buy_in": 200,
+        "max_buy_in": 1000,
+    },
+    {
+        "name": "Pot Limit 1/2",
+        "variant": Table.Variant.POT_LIMIT,
+        "stake_small": 1,
+        "stake_big": 2,
+        "seat_count": 6,
+        "min_buy_in": 40,
+        "max_buy_in": 200,
+    },
+    {
+        "name": "Pot Limit 5/10 heads-up",
+        "variant": Table.Variant.POT_LIMIT,
+        "stake_small": 5,
+        "stake_big": 10,
+        "seat_count": 2,
+        "min_buy_in": 200,
+        "max_buy_in": 1000,
+    },
+    {
+        "name": "Limit 2/4 full ring",
+        "variant": Table.Variant.LIMIT,
+        "stake_small": 2,
+        "stake_big": 4,
+        "seat_count": 10,
+        "min_buy_in": 40,
+        "max_buy_in": 400,
+    },
 ]
 
 
