@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import LedgerAccount
+from cashier.selectors import bankroll_balance
 
 from .forms import IdempotentForm
 from .models import User
@@ -92,7 +93,7 @@ class UserAdmin(DjangoUserAdmin):
             **self.admin_site.each_context(request),
             "title": f"Adjust the bankroll of {player}",
             "player": player,
-            "bankroll": cashier.bankroll_balance(player),
+            "bankroll": bankroll_balance(player),
             "form": form,
             "opts": self.model._meta,
         }

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import LedgerEntry
+from cashier.selectors import bankroll_balance, reload_status
 
 from .forms import ReloadForm, SignupForm
 from .pages import too_many_attempts
@@ -27,7 +28,7 @@ def signup(request):
             return too_many_attempts(request, "signup", retry_after)
         user = register_player(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome! {cashier.bankroll_balance(user):,} play chips are in your bankroll.")
+        messages.success(request, f"Welcome! {bankroll_balance(user):,} play chips are in your bankroll.")
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -46,9 +47,9 @@ def profile(request):
         request,
         "accounts/profile.html",
         {
-            "bankroll": cashier.bankroll_balance(request.user),
+            "bankroll": bankroll_balance(request.user),
             "entries": entries,
-            "reload": cashier.reload_status(user=request.user),
+            "reload": reload_status(user=request.user),
             "reload_form": ReloadForm(initial={"request_id": new_request_id(request.user.pk, RELOAD)}),
         },
     )

@@ -37,7 +37,7 @@ PROBE_ANSWER = "Unknown action."
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 # How often each kind of step comes: mostly play, with every hostile move mixed in.
 STEP_WEIGHTS = {
-    "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1, "sit_out": 0.5, "leave": 0.7, "top_up": 1,
+    "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1.5, "sit_out": 0.5, "leave": 0.4, "top_up": 1,
     "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2,
 }  # fmt: skip
 GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
@@ -146,10 +146,12 @@ class Adversary:
     async def step(self) -> str:
         rng = self.rng
         kind = rng.choices(list(STEP_WEIGHTS), weights=list(STEP_WEIGHTS.values()))[0]
+        if kind == "act" and rng.random() < 0.8 and not await _db(_running, self.table):
+            kind = "deal"  # mostly no point acting with no hand: deal one
         self.counts[kind] += 1
         player = rng.randrange(len(self.players))
-        if kind == "act" and rng.random() < 0.8:  # mostly the player whose turn it is
-            player = await _db(_player_to_act, self.table, self.players) or player
+        if rng.random() < 0.8:  # mostly a player the step makes sense for; else anyone
+            player = await _db(_likely_player, kind, self.table, self.players, rng) or player
         if kind == "open":
             await self.open_socket(player)
         elif kind == "close":
@@ -181,11 +183,13 @@ class Adversary:
     async def _frame(self, kind: str, socket: Socket) -> str:
         rng = self.rng
         request_id = socket.request_id if rng.random() < 0.85 else uuid.uuid4().hex
-        amount = rng.choice([0, 1, 39, 40, 100, 150, 200, 201, 10**6])
+        valid = rng.random() < 0.75  # mostly what a page would send, else anything
+        amount = rng.choice([40, 100, 150, 200] if valid else [0, 1, 39, 201, 10**6])
         if kind == "garbage":
             return rng.choice(GARBAGE)
         if kind == "sit":
-            return json.dumps({"action": "sit", "seat_number": str(rng.randint(0, SEATS + 1)), "buy_in": str(amount),
+            seat = rng.randint(1, SEATS) if valid else rng.choice([0, SEATS + 1])
+            return json.dumps({"action": "sit", "seat_number": str(seat), "buy_in": str(amount),
                                "big_blind": rng.choice(["wait", "now"]), "request_id": request_id})  # fmt: skip
         if kind == "top_up":
             return json.dumps({"action": "top_up", "amount": str(amount), "request_id": request_id})
@@ -246,21 +250,33 @@ def _running(table):
 
 
 def _legal_actions(table):
-    from tables.services.hand_log import rebuild
+    from tables.selectors.hands import rebuild
 
     hand = _running(table)
     return (None, 0) if hand is None else (rebuild(hand).legal_actions(), hand.sequence)
 
 
-def _player_to_act(table, players) -> int | None:
-    """The index in ``players`` of the player whose turn it is, if a hand is running."""
+def _likely_player(kind: str, table, players, rng: random.Random) -> int | None:
+    """The index in ``players`` of one the step makes sense for: the player to act for an
+    action, someone without a seat to sit, someone sitting out to come back, someone seated
+    for the other seat requests."""
     from tables.models import Seat
 
-    hand = _running(table)
-    if hand is None or hand.turn_seat is None:
+    seated = dict(Seat.objects.filter(table=table).values_list("player_id", "state"))
+    if kind == "act":
+        hand = _running(table)
+        turn = hand and Seat.objects.filter(table=table, number=hand.turn_seat).values_list("player_id", flat=True)
+        wanted = set(turn or [])
+    elif kind == "sit":
+        wanted = {user.pk for user in players} - set(seated)
+    elif kind == "sit_in":
+        wanted = {user for user, state in seated.items() if state == Seat.State.SITTING_OUT}
+    elif kind in ("sit_out", "leave", "top_up"):
+        wanted = set(seated)
+    else:
         return None
-    user_id = Seat.objects.filter(table=table, number=hand.turn_seat).values_list("player_id", flat=True).first()
-    return next((k for k, user in enumerate(players) if user.pk == user_id), None)
+    choices = [k for k, user in enumerate(players) if user.pk in wanted]
+    return rng.choice(choices) if choices else None
 
 
 def _time_runs_out(table) -> None:
@@ -279,9 +295,15 @@ def _hands_played(table) -> dict:
 
 
 def _deal(table) -> None:
-    from tables import services
+    """The clock's deal; it may have to wait for the pause after a hand whose timeout the
+    clock step applied at its deadline, ahead of real time: the clock jumps to it."""
+    from django.utils import timezone
 
-    services.start_hand_if_due(table_id=table.pk)
+    from tables import services
+    from tables.models import Table
+
+    due = Table.objects.filter(pk=table.pk).values_list("next_hand_at", flat=True).first()
+    services.start_hand_if_due(table_id=table.pk, now=max(filter(None, [timezone.now(), due])))
 
 
 def chip_problems(players) -> list[str]:
@@ -296,8 +318,8 @@ def ownership_problems(players) -> list[str]:
     hands with) exactly what the ledger issued to them plus what they won in complete hands."""
     from django.db.models import F, Sum
 
-    from cashier import services as cashier
     from cashier.models import LedgerEntry, LedgerTransaction
+    from cashier.selectors import chips_owned
     from tables.models import Hand, HandPlayer
 
     ids = [user.pk for user in players]
@@ -314,7 +336,7 @@ def ownership_problems(players) -> list[str]:
     )
     problems = []
     for user in players:
-        owned = cashier.chips_owned(user)
+        owned = chips_owned(user)
         expected = issued.get(user.pk, 0) + won.get(user.pk, 0)
         if owned != expected:
             problems.append(f"{user.username} owns {owned}, but was issued {issued.get(user.pk, 0)} "

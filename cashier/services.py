@@ -26,8 +26,6 @@ from datetime import datetime
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from .errors import (
     IdempotencyConflict,
@@ -38,6 +36,7 @@ from .errors import (
     RequestAlreadyUsed,
 )
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
+from .selectors import reload_status
 
 Kind = LedgerTransaction.Kind
 
@@ -74,20 +73,6 @@ def table_account(table) -> LedgerAccount:
     return account
 
 
-def bankroll_balance(user) -> int:
-    return (
-        LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=user)
-        .values_list("balance", flat=True)
-        .first()
-        or 0
-    )
-
-
-def request_used(*, user, request_id: str) -> bool:
-    """Whether the request (the nonce of a server-made request id) already paid for a movement."""
-    return LedgerTransaction.objects.filter(created_by=user, request_id=request_id).exists()
-
-
 # --- movements ----------------------------------------------------------------
 
 
@@ -103,42 +88,6 @@ def grant(*, user, amount: int | None = None) -> Transfer:
         destination=bankroll_account(user),
         amount=amount,
     )
-
-
-@dataclass(frozen=True)
-class ReloadStatus:
-    eligible: bool
-    amount: int
-    reason: str
-
-
-def chips_owned(user) -> int:
-    """The bankroll plus every chip the player holds elsewhere (settings.CHIP_HOLDINGS: the
-    tables add their stacks, pending top-ups and the stacks they started a running hand with)."""
-    held = sum(import_string(path)(user) for path in getattr(settings, "CHIP_HOLDINGS", []))
-    return bankroll_balance(user) + held
-
-
-def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
-    """Whether the player may reload now: all their chips (bankroll and tables) below the
-    threshold, and the last reload long enough ago."""
-    now = now or timezone.now()
-    owned = chips_owned(user)
-    if owned >= settings.CHIPS_RELOAD_BELOW:
-        return ReloadStatus(
-            False, 0, f"Reloads are for players with fewer than {settings.CHIPS_RELOAD_BELOW:,} chips, tables included."
-        )
-    last = (
-        LedgerTransaction.objects.filter(kind=Kind.RELOAD, reference=f"user:{user.pk}")
-        .order_by("-created_at")
-        .values_list("created_at", flat=True)
-        .first()
-    )
-    if last and now - last < settings.CHIPS_RELOAD_EVERY:
-        wait = settings.CHIPS_RELOAD_EVERY - (now - last)
-        minutes = int(wait.total_seconds() // 60) + 1
-        return ReloadStatus(False, 0, f"You can reload again in {minutes} minutes.")
-    return ReloadStatus(True, settings.CHIPS_SIGNUP_GRANT - owned, "")
 
 
 def reload(*, user, request_id: str, now: datetime | None = None) -> Transfer:

@@ -62,7 +62,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes documents: they turn a refused log-in into a response.
     "accounts.middleware.LoginThrottleMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -269,7 +268,7 @@ LOGGING = {
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
 # Chips a player holds outside their bankroll (a reload counts them): functions of a user.
-CHIP_HOLDINGS: list[str] = ["tables.selectors.chips_at_tables"]
+CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 
 # A form's request id (accounts/request_ids.py) is refused after this many seconds.
 REQUEST_ID_MAX_AGE = env.int("REQUEST_ID_MAX_AGE", default=12 * 3600)

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Tables and hands"
+
+    def ready(self) -> None:
+        # The services announce every change; the notify layer pushes the screens.
+        from . import notify
+        from .services import changes
+
+        changes.subscribe(notify.on_table_change)

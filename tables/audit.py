@@ -16,7 +16,7 @@ from django.db.models import F, Sum
 from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
 
 from .models import Hand, Seat, SeatSession, Table
-from .services.hand_log import rebuild
+from .selectors.hands import rebuild
 
 TABLE_MOVEMENTS = (LedgerTransaction.Kind.BUY_IN, LedgerTransaction.Kind.TOP_UP, LedgerTransaction.Kind.CASH_OUT)
 

@@ -25,16 +25,10 @@ from tables.services import presence
 
 from . import sockets
 from .forms import PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
-from .presentation.fragments import (
-    PATCHES,
-    REQUEST_ID_SLOT,
-    error_fragment,
-    lobby_row_fragment,
-    lobby_rows_fragment,
-)
-from .presentation.lobby import lobby_row, lobby_rows
+from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from .presentation.screens import screen_for
-from .presentation.table_state import load_table_state
+from .selectors.lobby import lobby_rows
+from .selectors.table_state import load_table_state
 from .socket_guard import GuardedConsumer
 
 # Commands that move chips: they carry the seat forms' one-time request id.
@@ -46,13 +40,14 @@ class SessionEnded(Exception):
 
 
 class LobbyConsumer(GuardedConsumer):
+    """The lobby's live list: rows are rendered once per change by whoever made it (``notify``);
+    a socket only sends its snapshot and forwards them."""
+
     async def connect(self):
         if not await self.admit():
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        rows = await database_sync_to_async(lobby_rows)()
-        self.listed = {row.table.pk for row in rows}
-        await self.send_html(lobby_rows_fragment(rows))
+        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -62,16 +57,15 @@ class LobbyConsumer(GuardedConsumer):
         if not self.frame_allowed():
             await self.refuse("Too many messages: this connection is closed. Reload the page.")
 
-    async def lobby_changed(self, event):
-        table_id = event["table_id"]
-        row = await database_sync_to_async(lobby_row)(table_id)
-        if row is not None and table_id in self.listed:
-            await self.send_html(lobby_row_fragment(row))
-            return
-        # A table opened or closed: the list itself changes.
-        rows = await database_sync_to_async(lobby_rows)()
-        self.listed = {row.table.pk for row in rows}
-        await self.send_html(lobby_rows_fragment(rows))
+    async def lobby_row(self, event):
+        await self.send_html(event["html"])
+
+    async def lobby_rows(self, event):
+        await self.send_html(event["html"])
+
+
+def _lobby_snapshot() -> str:
+    return lobby_rows_fragment(lobby_rows())
 
 
 class TableConsumer(GuardedConsumer):

@@ -15,8 +15,11 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import screens
-from tables.presentation.table_state import TableState, load_table_state
+from tables.selectors.lobby import lobby_row, lobby_rows
+from tables.selectors.table_state import load_table_state
+from tables.services.changes import TableChange
 
 LOBBY_GROUP = "lobby"
 
@@ -29,17 +32,26 @@ def player_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-player-{user_id}"
 
 
-def table_changed(table_id: int, state: TableState | None = None, *, lobby: bool = True) -> None:
-    """``state``: the table as the writer left it, if it holds it (else it is read here).
-    ``lobby``: whether the lobby's line for the table may have changed."""
+def on_table_change(change: TableChange) -> None:
+    """Push a table's new screens to its sockets, and its lobby line (or the whole list, when
+    a table opened or closed) to the lobby's: each rendered once, here, by the process that
+    made the change. Subscribed to ``tables.services.changes`` by ``tables.apps``."""
     layer = get_channel_layer()
     if layer is None:
         return
-    state = state or load_table_state(table_id)
+    state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
-        async_to_sync(_send_screens)(layer, table_id, screens(state, timezone.now()))
-    if lobby:
-        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
+        async_to_sync(_send_screens)(layer, change.table_id, screens(state, timezone.now()))
+    if change.lobby_list:
+        html = lobby_rows_fragment(lobby_rows())
+        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.rows", "html": html})
+    elif change.lobby:
+        row = lobby_row(change.table_id)
+        if row is not None:
+            html = lobby_row_fragment(row)
+            async_to_sync(layer.group_send)(
+                LOBBY_GROUP, {"type": "lobby.row", "table_id": change.table_id, "html": html}
+            )
 
 
 async def _send_screens(layer, table_id: int, rendered) -> None:

@@ -8,9 +8,9 @@ from accounts.request_ids import new_request_id
 
 from .forms import seat_forms_purpose
 from .presentation.fragments import lobby_rows_fragment, page_fragments
-from .presentation.lobby import lobby_rows
 from .presentation.screens import views_for
-from .presentation.table_state import load_table_state
+from .selectors.lobby import lobby_rows
+from .selectors.table_state import load_table_state
 
 
 def lobby(request):

@@ -59,7 +59,7 @@ def measure_queries_in_process(players: int = 6) -> dict:
 
     from tables import services
     from tables.models import Hand
-    from tables.services.hand_log import rebuild
+    from tables.selectors.hands import rebuild
 
     from .world import make_table, make_user
 

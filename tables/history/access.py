@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 
 from tables.engine.projection import visible_events
 from tables.models import Hand, HandPlayer
-from tables.services.hand_log import logged_events
+from tables.selectors.hands import logged_events
 
 # A range export is one request: bound the work it may ask for.
 MAX_HANDS_PER_EXPORT = 200

@@ -15,8 +15,9 @@ from django.template import engines
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from tables.selectors.lobby import LobbyRow
+
 from .layout import seat_spots
-from .lobby import LobbyRow
 from .table_view import TableView
 from .viewer_view import ViewerView
 

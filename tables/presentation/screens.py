@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from cashier.services import bankroll_balance
+from cashier.selectors import bankroll_balance
+from tables.selectors.table_state import TableState
 
 from .fragments import public_fragments, viewer_fragments
-from .table_state import TableState
 from .table_view import TableView, public_view
 from .viewer_view import ViewerView, viewer_view
 

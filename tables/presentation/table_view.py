@@ -15,10 +15,10 @@ from datetime import datetime
 from tables.engine import events as ev
 from tables.engine.projection import view_for, visible_events
 from tables.models import Hand, Seat, Table
+from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
-from .table_state import TableState
 
 _ENGINE_STATUS_LABELS = {"folded": "Folded", "all_in": "All-in", "protected": "All-in (timed out)"}
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from tables.engine.projection import view_for
 from tables.models import Seat
+from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
 from .controls import ActionControls, action_controls
 from .log_lines import LogLine
-from .table_state import TableState
 from .table_view import SeatView, TableView
 
 

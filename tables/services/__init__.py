@@ -1,10 +1,16 @@
-"""The only write path for tables, seats and hands: views, consumers and tasks call these."""
+"""The only write path for tables, seats and hands: views, consumers and tasks call these.
+
+Each function is one transaction under the table's row lock, written as a check step
+(parse, authorise, lock, check the sequence) and a do step (apply and record), and
+announces the change on commit (``changes``) for the screens to update.
+"""
 
 from .clock import expire_turn, run_clock
 from .closing import close_table, reopen_table
+from .dealing import start_hand_if_due
 from .errors import REFUSALS, RepeatedRequest, StaleAction, TableError
-from .play import act, start_hand_if_due
 from .seating import leave, sit_in, sit_out, take_seat, top_up
+from .turns import act
 
 __all__ = [
     "REFUSALS",

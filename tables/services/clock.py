@@ -1,7 +1,8 @@
 """The time to act (RULES 6): expiring turns and starting hands when they are due.
 
-`expire_turn` is the timeout counterpart of `play.act`: same table lock, same
-sequence check, so a click and a timeout at the same instant never both apply.
+``expire_turn`` is the timeout counterpart of a click (``turns.act``): the same table lock,
+the same sequence check (``turns.check_timeout``), the same ``do_action``, so a click and a
+timeout at the same instant never both apply.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from tables.engine import Action, ActionKind
 from tables.engine.events import BECAME_PROTECTED_ALL_IN, TIMED_OUT
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 
-from .hand_log import rebuild
-from .locking import lock_table, mark_changed, running_hand
-from .play import record_engine_change, start_hand_if_due
+from .dealing import start_hand_if_due
+from .turns import Turn, announce, check_timeout, do_action
 
 READY_STATES = (Seat.State.PLAYING, Seat.State.WAITING_FOR_BIG_BLIND)
 
@@ -29,30 +29,28 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
     Returns None when the player acted in time or the timeout was already applied."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = lock_table(table_id)
-        hand = running_hand(table)
-        if hand is None or hand.sequence != sequence or hand.turn_deadline is None or now < hand.turn_deadline:
+        turn = check_timeout(table_id=table_id, sequence=sequence, now=now)
+        if turn is None:
             return None
-        engine = rebuild(hand)
-        seat = Seat.objects.select_for_update().get(table=table, number=engine.to_act)
-        action = _timeout_action(engine, seat, now)
-        events = engine.apply(action)
-        became = next((e["became"] for e in events if e["type"] == TIMED_OUT), action.kind.value)
-        TimeoutRecord.objects.create(player=seat.player, hand=hand, became=became)
-        if seat.state != Seat.State.LEAVING:
+        seat = turn.seat_of(turn.engine.to_act)
+        if seat.state != Seat.State.LEAVING:  # before the action: it may end the hand, which applies it
             seat.pending_sit_out = True
             seat.save(update_fields=["pending_sit_out"])
-        record_engine_change(table, hand, engine, events, now)
-        mark_changed(table)
-    return hand
+        action = _timeout_action(turn, seat)
+        events = do_action(turn, action)
+        became = next((e["became"] for e in events if e["type"] == TIMED_OUT), action.kind.value)
+        TimeoutRecord.objects.create(player=seat.player, hand=turn.hand, became=became)
+        announce(turn)
+    return turn.hand
 
 
-def _timeout_action(engine, seat: Seat, now: datetime) -> Action:
+def _timeout_action(turn: Turn, seat: Seat) -> Action:
     """The engine's TIMEOUT, unless the player is past the room's daily protected all-in allowance."""
+    engine = turn.engine
     limit = ClockPolicy.current().protected_all_ins_per_day
     if limit is not None and engine.contributed[seat.number] > 0:
         used = TimeoutRecord.objects.filter(
-            player=seat.player, became=BECAME_PROTECTED_ALL_IN, created_at__gte=now - timedelta(hours=24)
+            player=seat.player, became=BECAME_PROTECTED_ALL_IN, created_at__gte=turn.now - timedelta(hours=24)
         ).count()
         if used >= limit:
             kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD

@@ -4,9 +4,11 @@ opening it again. These are the only ways a table's ``is_active`` changes."""
 from django.db import transaction
 
 from tables.models import Seat
+from tables.selectors.hands import running_hand
 
-from .locking import lock_table, mark_changed, running_hand
-from .seating import cash_out_and_free
+from .changes import mark_changed
+from .locking import lock_table
+from .occupancy import cash_out_and_free
 
 
 def close_table(*, table_id: int) -> bool:
@@ -17,11 +19,13 @@ def close_table(*, table_id: int) -> bool:
             table.closing = True
             mark_changed(table)
             return False
-        for seat in Seat.objects.select_for_update().filter(table=table):
+        for seat in (
+            Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table)
+        ):
             cash_out_and_free(table, seat)
         table.is_active = False
         table.closing = False
-        mark_changed(table)
+        mark_changed(table, lobby_list=True)
         return True
 
 
@@ -32,5 +36,5 @@ def reopen_table(*, table_id: int) -> bool:
         if table.is_active:
             return False
         table.is_active = True
-        mark_changed(table)
+        mark_changed(table, lobby_list=True)
         return True

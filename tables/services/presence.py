@@ -8,8 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.models import Seat
+from tables.selectors.hands import running_hand
 
-from .locking import lock_table, mark_changed, running_hand
+from .changes import mark_changed
+from .locking import lock_table
 
 
 def player_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:

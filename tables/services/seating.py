@@ -6,11 +6,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier import services as cashier
+from cashier.selectors import request_used
+from tables.engine import Action, ActionKind
 from tables.models import Seat, SeatSession, Table
+from tables.selectors.hands import dealt_into, running_hand
 
+from .changes import mark_changed
 from .errors import RepeatedRequest, TableError
-from .locking import lock_table, mark_changed
-from .play import fold_if_leaving_player_to_act, in_running_hand
+from .locking import lock_table
+from .occupancy import cash_out_and_free
+from .turns import announce, current_turn, do_action
 
 State = Seat.State
 
@@ -38,7 +43,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
     so the same request again is refused, also after the player has left."""
     with transaction.atomic():
         table = lock_table(table_id)
-        if cashier.request_used(user=user, request_id=request_id):
+        if request_used(user=user, request_id=request_id):
             raise RepeatedRequest("That request was already made.")
         if not table.is_active or table.closing:
             raise TableError("This table is closed.")
@@ -81,7 +86,7 @@ def sit_out(*, user, table_id: int) -> Seat:
             raise TableError("You are already sitting out.")
         if seat.pending_sit_out:
             raise TableError("You will sit out when this hand ends.")
-        if in_running_hand(table, seat):
+        if dealt_into(running_hand(table), seat):
             seat.pending_sit_out = True
         else:
             seat.state = State.SITTING_OUT
@@ -119,7 +124,7 @@ def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
     with transaction.atomic():
         table = lock_table(table_id)
         seat = _seat_of(table, user)
-        if cashier.request_used(user=user, request_id=request_id):
+        if request_used(user=user, request_id=request_id):
             raise RepeatedRequest("That top-up was already made.")
         amount = _check_amount(amount)
         if seat.state == State.LEAVING:
@@ -132,7 +137,7 @@ def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
         )
         if moved.replayed:
             raise RepeatedRequest("That top-up was already made.")
-        if in_running_hand(table, seat):
+        if dealt_into(running_hand(table), seat):
             seat.pending_top_up += amount
         else:
             seat.stack += amount
@@ -149,25 +154,16 @@ def leave(*, user, table_id: int) -> Seat | None:
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
             raise TableError("You are already leaving this table after the hand.")
-        if in_running_hand(table, seat):
+        if dealt_into(running_hand(table), seat):
             seat.state = State.LEAVING
             seat.save(update_fields=["state"])
-            fold_if_leaving_player_to_act(table)
-            mark_changed(table)
+            turn = current_turn(table, timezone.now())
+            if turn.engine.to_act == seat.number:  # their turn now: folded at once, through the same do_action
+                do_action(turn, Action(seat.number, ActionKind.FOLD))
+                announce(turn)
+            else:
+                mark_changed(table)
             return seat
         cash_out_and_free(table, seat)
         mark_changed(table)
     return None
-
-
-def cash_out_and_free(table: Table, seat: Seat) -> None:
-    """End the seat's occupancy: return its chips to the bankroll and free the seat (caller
-    holds the table lock)."""
-    chips = seat.stack + seat.pending_top_up
-    occupancy = seat.session
-    if chips:
-        cashier.cash_out(user=seat.player, table=table, amount=chips, occupancy=occupancy.reference)
-    seat.delete()
-    occupancy.ended_at = timezone.now()
-    occupancy.cashed_out = chips
-    occupancy.save(update_fields=["ended_at", "cashed_out"])

@@ -6,6 +6,7 @@ from django.urls import reverse
 from accounts.models import User
 from cashier import services as cashier
 from cashier.models import LedgerTransaction
+from cashier.selectors import bankroll_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_signup_creates_a_player_with_the_grant_and_logs_in(client, assert_ledge
     )
     assert response.status_code == 302
     alice = User.objects.get(username="alice")
-    assert cashier.bankroll_balance(alice) == 10_000
+    assert bankroll_balance(alice) == 10_000
     profile = client.get(reverse("profile"))
     assert b"10000 chips" in profile.content
     assert b"Sign-up grant" in profile.content
@@ -83,7 +84,7 @@ def test_reload_page_refuses_when_not_eligible(client, make_player, assert_ledge
         reverse("reload"), {"request_id": page.context["reload_form"]["request_id"].value()}, follow=True
     )
     assert b"Reloads are for players with fewer than" in response.content
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 
@@ -94,7 +95,7 @@ def test_reload_form_submitted_twice_reloads_once(client, make_player, make_tabl
     form = {"request_id": client.get(reverse("profile")).context["reload_form"]["request_id"].value()}
     client.post(reverse("reload"), form)
     second = client.post(reverse("reload"), form, follow=True)
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD).count() == 1
     assert b"That reload was already made." in second.content
     assert_ledger_clean()

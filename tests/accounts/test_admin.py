@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from cashier import services as cashier
 from cashier.models import LedgerEntry, LedgerTransaction
+from cashier.selectors import bankroll_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +48,11 @@ def test_staff_adjusts_a_bankroll_with_a_reason(staff_client, make_player, asser
     player = make_player(username="gina")
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
     missing_reason = staff_client.post(url, {"amount": 500, "reason": "", "request_id": _request_id(staff_client, url)})
-    assert missing_reason.status_code == 200 and cashier.bankroll_balance(player) == 10_000
+    assert missing_reason.status_code == 200 and bankroll_balance(player) == 10_000
     form = {"amount": 500, "reason": "tournament prize", "request_id": _request_id(staff_client, url)}
     assert staff_client.post(url, form).status_code == 302
     assert staff_client.post(url, form).status_code == 302  # resubmitted form: applied once
-    assert cashier.bankroll_balance(player) == 10_500
+    assert bankroll_balance(player) == 10_500
     adjustment = LedgerTransaction.objects.get(kind=LedgerTransaction.Kind.ADJUSTMENT)
     assert adjustment.memo == "tournament prize" and adjustment.created_by.username == "boss"
     assert_ledger_clean()
@@ -62,7 +63,7 @@ def test_adjusting_below_zero_shows_an_error(staff_client, make_player, assert_l
     url = reverse("admin:accounts_user_adjust_bankroll", args=[player.pk])
     page = staff_client.post(url, {"amount": -20_000, "reason": "oops", "request_id": _request_id(staff_client, url)})
     assert page.status_code == 200 and b"Not enough chips" in page.content
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 

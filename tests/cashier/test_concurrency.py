@@ -5,6 +5,7 @@ from django.db import connection
 
 from cashier import services as cashier
 from cashier.errors import CashierError
+from cashier.selectors import bankroll_balance
 
 from ..support.races import at_once
 
@@ -28,7 +29,7 @@ def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_t
     losses = [o for o in outcomes if isinstance(o, CashierError)]
     assert len(wins) == 1 and len(losses) == 1, outcomes
     assert "Not enough chips" in str(losses[0])
-    assert cashier.bankroll_balance(player) == 3_000
+    assert bankroll_balance(player) == 3_000
     assert_ledger_clean()
 
 
@@ -46,5 +47,5 @@ def test_the_same_request_fired_twice_at_once_applies_once(make_player, make_tab
     assert all(isinstance(o, cashier.Transfer) for o in outcomes), outcomes
     assert len({o.transaction.pk for o in outcomes}) == 1
     assert sorted(o.replayed for o in outcomes) == [False, True, True, True]
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
     assert_ledger_clean()

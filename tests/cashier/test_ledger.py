@@ -9,11 +9,12 @@ from django.utils import timezone
 from cashier import services as cashier
 from cashier.errors import IdempotencyConflict, InsufficientChips, InvalidAmount, InvalidRequest, ReloadNotAllowed
 from cashier.models import LedgerAccount, LedgerTransaction
+from cashier.selectors import bankroll_balance
 
 
 def test_signup_grant_issues_ten_thousand_from_the_house(make_player, assert_ledger_clean):
     player = make_player()
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert assert_ledger_clean() == 10_000
     grant = LedgerTransaction.objects.get(kind=LedgerTransaction.Kind.GRANT)
     assert sorted(grant.entries.values_list("amount", flat=True)) == [-10_000, 10_000]
@@ -22,10 +23,10 @@ def test_signup_grant_issues_ten_thousand_from_the_house(make_player, assert_led
 def test_buy_in_and_cash_out_move_chips_through_the_table_escrow(make_player, make_table, assert_ledger_clean):
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=150, occupancy="seat-session:1", request_id="request-0001")
-    assert cashier.bankroll_balance(player) == 9_850
+    assert bankroll_balance(player) == 9_850
     assert cashier.table_account(table).balance == 150
     cashier.cash_out(user=player, table=table, amount=150, occupancy="seat-session:1")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert cashier.table_account(table).balance == 0
     assert_ledger_clean()
 
@@ -36,7 +37,7 @@ def test_a_retried_buy_in_for_the_same_occupancy_debits_once(make_player, make_t
     again = cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0002")
     assert first.transaction.pk == again.transaction.pk
     assert (first.replayed, again.replayed) == (False, True)
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
     assert_ledger_clean()
 
 
@@ -45,7 +46,7 @@ def test_a_second_buy_in_for_one_occupancy_with_other_data_is_refused(make_playe
     cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:7", request_id="request-0004")
     with pytest.raises(IdempotencyConflict, match="already used"):
         cashier.buy_in(user=player, table=table, amount=120, occupancy="seat-session:7", request_id="request-0005")
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
     assert_ledger_clean()
 
 
@@ -71,7 +72,7 @@ def test_a_movement_that_names_nothing_it_pays_for_is_refused(occupancy, make_pl
     player, table = make_player(), make_table()
     with pytest.raises(InvalidRequest, match="must name what it pays for"):
         cashier.buy_in(user=player, table=table, amount=100, occupancy=occupancy, request_id="request-0007")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
 
 
 @pytest.mark.parametrize("request_id", ["", "short", "x" * 65, "has space!", "a;DROP", None, 12345678])
@@ -79,7 +80,7 @@ def test_a_request_id_the_server_did_not_make_is_refused(request_id, make_player
     player, table = make_player(), make_table()
     with pytest.raises(InvalidRequest, match="not valid"):
         cashier.top_up(user=player, table=table, amount=10, occupancy="seat-session:1", request_id=request_id)
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
 
 
 def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, make_table, assert_ledger_clean):
@@ -87,7 +88,7 @@ def test_buy_in_above_the_bankroll_is_refused_and_changes_nothing(make_player, m
     before = LedgerTransaction.objects.count()
     with pytest.raises(InsufficientChips, match="10,000 available, 10,001 needed"):
         cashier.buy_in(user=player, table=table, amount=10_001, occupancy="seat-session:1", request_id="request-0008")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert LedgerTransaction.objects.count() == before
     assert_ledger_clean()
 
@@ -97,7 +98,7 @@ def test_bad_amounts_are_refused_with_a_clear_message(amount, make_player, make_
     player, table = make_player(), make_table()
     with pytest.raises(InvalidAmount, match="chips"):
         cashier.buy_in(user=player, table=table, amount=amount, occupancy="seat-session:1", request_id="request-0009")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert not LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.BUY_IN).exists()
     assert_ledger_clean()
 
@@ -113,7 +114,7 @@ def test_reload_needs_a_low_bankroll(make_player, assert_ledger_clean):
     player = make_player()
     with pytest.raises(ReloadNotAllowed, match="fewer than 1,000 chips"):
         cashier.reload(user=player, request_id="reload-0000")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 
@@ -121,13 +122,13 @@ def test_reload_tops_up_to_the_grant_once_per_six_hours(make_player, make_table,
     player, table = make_player(), make_table(max_buy_in=10_000)
     cashier.buy_in(user=player, table=table, amount=9_500, occupancy="seat-session:1", request_id="request-0010")
     cashier.reload(user=player, request_id="reload-0001")
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     cashier.buy_in(user=player, table=table, amount=9_800, occupancy="seat-session:2", request_id="request-0011")
     with pytest.raises(ReloadNotAllowed, match="again in"):
         cashier.reload(user=player, request_id="reload-0002", now=timezone.now() + timedelta(hours=5))
-    assert cashier.bankroll_balance(player) == 200
+    assert bankroll_balance(player) == 200
     cashier.reload(user=player, request_id="reload-0003", now=timezone.now() + timedelta(hours=6, minutes=1))
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert_ledger_clean()
 
 
@@ -140,7 +141,7 @@ def test_staff_adjustment_needs_a_reason_and_is_recorded(make_player, django_use
         user=player, amount=-300, reason="chargeback test", staff=staff, request_id="adjust-0001"
     ).transaction
     assert record.memo == "chargeback test" and record.created_by == staff
-    assert cashier.bankroll_balance(player) == 9_700
+    assert bankroll_balance(player) == 9_700
     with pytest.raises(InsufficientChips):
         cashier.adjust(user=player, amount=-9_701, reason="too much", staff=staff, request_id="adjust-0002")
     assert_ledger_clean()

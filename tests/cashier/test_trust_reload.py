@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from cashier import services as cashier
 from cashier.models import LedgerTransaction
+from cashier.selectors import bankroll_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def test_finding_3_a_reload_with_another_players_request_id_is_refused(client, m
     response = client.post(reverse("reload"), {"request_id": alices_form}, follow=True)
     assert response.status_code == 200
     assert b"That form is not valid" in response.content
-    assert cashier.bankroll_balance(bob) == 400
+    assert bankroll_balance(bob) == 400
     assert LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD).count() == 1
     assert_ledger_clean()
 
@@ -38,7 +39,7 @@ def test_finding_3_request_ids_are_scoped_to_their_player(make_player, django_us
     first = cashier.reload(user=alice, request_id="same-nonce-0001")
     second = cashier.reload(user=bob, request_id="same-nonce-0001")
     assert first.transaction.pk != second.transaction.pk and not second.replayed
-    assert cashier.bankroll_balance(alice) == cashier.bankroll_balance(bob) == 10_000
+    assert bankroll_balance(alice) == bankroll_balance(bob) == 10_000
     again = cashier.reload(user=alice, request_id="same-nonce-0001")
     assert again.replayed and again.amount == 9_600
     assert_ledger_clean()

@@ -12,7 +12,7 @@ from tables import services
 from tables.history.access import HandRecord
 from tables.history.phh import phh_text
 from tables.models import HandPlayer, Table
-from tables.services.hand_log import logged_events
+from tables.selectors.hands import logged_events
 
 from .conftest import (
     ALICE_CARDS,

@@ -13,7 +13,7 @@ from tables.engine.deck import verify_commitment
 from tables.history import listing
 from tables.history.replayer import replay
 from tables.models import Hand
-from tables.services.hand_log import logged_events
+from tables.selectors.hands import logged_events
 
 from .conftest import ALICE_CARDS, BOB_CARDS, CAROL_CARDS, fold_to_the_big_blind, play_to_showdown
 

@@ -8,7 +8,7 @@ import pytest
 from tables import services
 from tables.engine.cards import parse_cards
 from tables.models import Hand
-from tables.services.hand_log import rebuild
+from tables.selectors.hands import rebuild
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from cashier import services as cashier
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
 
@@ -29,7 +29,7 @@ def test_closing_an_idle_table_cashes_everyone_out(staff_client, make_player, ma
     assert b"closed and players cashed out" in response.content
     table.refresh_from_db()
     assert not table.is_active and not Seat.objects.filter(table=table).exists()
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert_audit_clean()
 
 

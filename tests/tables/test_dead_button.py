@@ -5,7 +5,7 @@ import pytest
 
 from tables import services
 from tables.models import Hand, HandEvent, Seat
-from tables.services.hand_log import rebuild
+from tables.selectors.hands import rebuild
 
 from .conftest import act, running, sit
 

@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from cashier import services as cashier
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.engine import IllegalAction
 from tables.models import Hand, HandEvent, HandPlayer, Seat
@@ -128,7 +128,7 @@ def test_rule_3_8_top_up_mid_hand_waits_for_the_hand_to_end(make_player, make_ta
     _start(table)
     seat = services.top_up(user=alice, table_id=table.pk, amount=50, request_id=str(uuid.uuid4()))
     assert (seat.stack, seat.pending_top_up) == (99, 50)  # small blind posted, top-up waiting
-    assert cashier.bankroll_balance(alice) == 10_000 - 150
+    assert bankroll_balance(alice) == 10_000 - 150
     assert_audit_clean()
     act(table, alice, "fold")
     seat.refresh_from_db()
@@ -141,7 +141,7 @@ def test_leaving_on_your_turn_folds_at_once_and_cashes_out_at_the_end(heads_up, 
     _start(table)
     services.leave(user=alice, table_id=table.pk)
     assert not Seat.objects.filter(player=alice).exists()
-    assert cashier.bankroll_balance(alice) == 10_000 - 200 + 199
+    assert bankroll_balance(alice) == 10_000 - 200 + 199
     assert Hand.objects.get().state == Hand.State.COMPLETE
     assert_audit_clean()
 
@@ -154,7 +154,7 @@ def test_leaving_out_of_turn_folds_when_the_turn_comes(heads_up, assert_audit_cl
     assert running(table) is not None
     act(table, alice, "raise", 6)
     assert not Seat.objects.filter(player=bob).exists()
-    assert cashier.bankroll_balance(bob) == 10_000 - 2
+    assert bankroll_balance(bob) == 10_000 - 2
     assert Seat.objects.get(player=alice).stack == 202
     assert_audit_clean()
 
@@ -210,7 +210,7 @@ def test_closing_a_table_mid_hand_cashes_everyone_out_after_it(heads_up, assert_
     act(table, alice, "fold")
     table.refresh_from_db()
     assert not table.is_active and not Seat.objects.filter(table=table).exists()
-    assert cashier.bankroll_balance(alice) + cashier.bankroll_balance(bob) == 20_000
+    assert bankroll_balance(alice) + bankroll_balance(bob) == 20_000
     assert _start(table) is None
     assert_audit_clean()
 

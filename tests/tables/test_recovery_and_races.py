@@ -11,8 +11,8 @@ from django.db import connection
 
 from tables import services
 from tables.models import Hand, HandEvent, Seat
+from tables.selectors.hands import rebuild
 from tables.services import StaleAction
-from tables.services.hand_log import rebuild
 
 from ..support.races import at_once
 from .conftest import act, running

@@ -6,6 +6,7 @@ import pytest
 
 from cashier import services as cashier
 from cashier.errors import InsufficientChips
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Seat
 from tables.services import TableError
@@ -20,17 +21,17 @@ def test_taking_a_seat_buys_in_from_the_bankroll(make_player, make_table, assert
     table, player = make_table(), make_player()
     seat = sit(table, player, 3, buy_in=120)
     assert (seat.number, seat.stack, seat.state) == (3, 120, Seat.State.WAITING_FOR_BIG_BLIND)
-    assert cashier.bankroll_balance(player) == 9_880
+    assert bankroll_balance(player) == 9_880
     assert cashier.table_account(table).balance == 120
     assert_audit_clean()
 
 
 def _refused(match, make_call, player, assert_audit_clean):
-    before_bankroll = cashier.bankroll_balance(player)
+    before_bankroll = bankroll_balance(player)
     before_seats = list(Seat.objects.values_list("pk", "stack"))
     with pytest.raises((TableError, InsufficientChips), match=match):
         make_call()
-    assert cashier.bankroll_balance(player) == before_bankroll
+    assert bankroll_balance(player) == before_bankroll
     assert list(Seat.objects.values_list("pk", "stack")) == before_seats
     assert_audit_clean()
 
@@ -100,7 +101,7 @@ def test_a_double_submitted_seat_request_applies_once(make_player, make_table, a
     first = services.take_seat(**request)
     _refused("already made", lambda: services.take_seat(**request), player, assert_audit_clean)
     assert Seat.objects.get(player=player).pk == first.pk
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
 
 
 def test_top_up_between_hands_adds_to_the_stack_up_to_the_maximum(make_player, make_table, assert_audit_clean):
@@ -111,7 +112,7 @@ def test_top_up_between_hands_adds_to_the_stack_up_to_the_maximum(make_player, m
     assert seat.stack == 200
     with pytest.raises(TableError, match="at most 0 chips"):
         services.top_up(user=player, table_id=table.pk, amount=1, request_id="top-up-0002")
-    assert cashier.bankroll_balance(player) == 9_800
+    assert bankroll_balance(player) == 9_800
     assert_audit_clean()
 
 
@@ -120,7 +121,7 @@ def test_leaving_between_hands_cashes_out(make_player, make_table, assert_audit_
     sit(table, player, 1, buy_in=150)
     assert services.leave(user=player, table_id=table.pk) is None
     assert not Seat.objects.filter(table=table).exists()
-    assert cashier.bankroll_balance(player) == 10_000
+    assert bankroll_balance(player) == 10_000
     assert cashier.table_account(table).balance == 0
     assert_audit_clean()
 

@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from cashier import services as cashier
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Seat, Table
 
@@ -40,7 +40,7 @@ def test_random_hands_conserve_chips_after_every_hand(
             assert_audit_clean()
     report = assert_audit_clean()
     at_table = sum(Seat.objects.filter(table=table).values_list("stack", flat=True))
-    bankrolls = sum(cashier.bankroll_balance(p) for p in players)
+    bankrolls = sum(bankroll_balance(p) for p in players)
     assert bankrolls + at_table == report.chips_issued
 
 

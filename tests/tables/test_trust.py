@@ -14,6 +14,7 @@ from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import IdempotencyConflict, ReloadNotAllowed, RequestAlreadyUsed
 from cashier.models import LedgerTransaction
+from cashier.selectors import bankroll_balance, chips_owned, reload_status
 from tables import services
 from tables.models import Seat, SeatSession, Table
 
@@ -37,10 +38,10 @@ def test_finding_1_a_replayed_buy_in_after_leaving_creates_no_chips(make_player,
     with pytest.raises(services.RepeatedRequest, match="already made"):
         _take_seat(table, mallory, 2, 200, "replayed-request-k")
     assert not Seat.objects.filter(player=mallory).exists()
-    assert cashier.bankroll_balance(mallory) == 10_000
+    assert bankroll_balance(mallory) == 10_000
     assert cashier.table_account(table).balance == 200
     services.leave(user=victim, table_id=table.pk)
-    assert cashier.bankroll_balance(victim) == 10_000
+    assert bankroll_balance(victim) == 10_000
     assert_audit_clean()
 
 
@@ -59,7 +60,7 @@ def test_finding_1_a_request_pays_for_one_movement_only(make_player, make_table,
     with pytest.raises(services.RepeatedRequest):  # the old top-up's request, for the new occupancy
         services.top_up(user=player, table_id=table.pk, amount=50, request_id="top-up-request-1")
     assert Seat.objects.get(player=player).stack == 100
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
     assert_audit_clean()
 
 
@@ -71,7 +72,7 @@ def test_finding_1_the_ledger_itself_refuses_a_request_for_a_second_movement(mak
         cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:2", request_id="request-0001")
     with pytest.raises(IdempotencyConflict):  # one occupancy, one buy-in
         cashier.buy_in(user=player, table=table, amount=50, occupancy="seat-session:1", request_id="request-0002")
-    assert cashier.bankroll_balance(player) == 9_900
+    assert bankroll_balance(player) == 9_900
 
 
 def test_finding_1_every_seat_is_bound_to_its_paid_occupancy(make_player, make_table, assert_audit_clean):
@@ -104,11 +105,11 @@ def test_finding_2_reload_counts_the_chips_at_every_table(make_player, make_tabl
     tables = [make_table(max_buy_in=5_000, min_buy_in=100) for _ in range(2)]
     sit(tables[0], player, 1, buy_in=5_000)
     sit(tables[1], player, 1, buy_in=4_500)
-    assert cashier.bankroll_balance(player) == 500
+    assert bankroll_balance(player) == 500
     with pytest.raises(ReloadNotAllowed, match="tables included"):
         cashier.reload(user=player, request_id=uuid.uuid4().hex)
-    assert cashier.reload_status(user=player).eligible is False
-    assert cashier.bankroll_balance(player) == 500
+    assert reload_status(user=player).eligible is False
+    assert bankroll_balance(player) == 500
     assert_audit_clean()
 
 
@@ -120,8 +121,8 @@ def test_finding_2_a_pending_top_up_and_a_running_hand_count_too(make_player, ma
     services.start_hand_if_due(table_id=table.pk)
     act(table, player, "raise", 6)  # chips in the pot are still the player's until the hand is settled
     services.top_up(user=player, table_id=table.pk, amount=500, request_id=uuid.uuid4().hex)  # waits for the hand
-    assert cashier.bankroll_balance(player) == 500
-    assert cashier.chips_owned(player) == 500 + 9_000 + 500
+    assert bankroll_balance(player) == 500
+    assert chips_owned(player) == 500 + 9_000 + 500
     with pytest.raises(ReloadNotAllowed):
         cashier.reload(user=player, request_id=uuid.uuid4().hex)
     assert_audit_clean()
@@ -133,10 +134,10 @@ def test_finding_2_a_reload_brings_everything_owned_up_to_the_grant(make_player,
     staff = django_user_model.objects.create_user(username="staff", password="x", is_staff=True)
     sit(table, player, 1, buy_in=200)
     cashier.adjust(user=player, amount=-9_400, reason="test: a losing streak", staff=staff, request_id="adjust-0001")
-    assert cashier.chips_owned(player) == 400 + 200
+    assert chips_owned(player) == 400 + 200
     reloaded = cashier.reload(user=player, request_id=uuid.uuid4().hex)
     assert reloaded.amount == 9_400
-    assert (cashier.bankroll_balance(player), cashier.chips_owned(player)) == (9_800, 10_000)
+    assert (bankroll_balance(player), chips_owned(player)) == (9_800, 10_000)
     assert_audit_clean()
 
 
@@ -160,7 +161,7 @@ def test_finding_6_the_admin_cannot_untick_is_active(client, django_user_model, 
     assert table.is_active and Seat.objects.filter(table=table).exists()
     client.post(reverse("admin:tables_table_changelist"), {"action": "close_tables", "_selected_action": [table.pk]})
     table.refresh_from_db()
-    assert not table.is_active and cashier.bankroll_balance(player) == 10_000
+    assert not table.is_active and bankroll_balance(player) == 10_000
     client.post(reverse("admin:tables_table_changelist"), {"action": "reopen_tables", "_selected_action": [table.pk]})
     assert Table.objects.get(pk=table.pk).is_active
     assert_audit_clean()

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from tables import services
 from tables.models import Hand
 from tables.routing import websocket_urlpatterns
-from tables.services.hand_log import rebuild
+from tables.selectors.hands import rebuild
 
 from .conftest import db, sit, start_hand
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 
-from cashier.services import bankroll_balance
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
 

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 
-from cashier.services import bankroll_balance
+from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
 from tables.socket_guard import POLICY_VIOLATION, TokenBucket

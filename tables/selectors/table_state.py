@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
-from tables.services.hand_log import rebuild
+from tables.selectors.hands import rebuild
 
 
 @dataclass(frozen=True)

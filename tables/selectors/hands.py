@@ -1,0 +1,36 @@
+"""A hand as the database keeps it, read back: its event log, its engine state, the running hand.
+
+A hand is its configuration, its deck and its events; replaying the logged actions rebuilds
+the engine's state exactly (crash recovery, the replayer and every service take this path).
+"""
+
+from __future__ import annotations
+
+from tables.engine import Hand as EngineHand
+from tables.engine import HandConfig
+from tables.engine.cards import parse_cards
+from tables.engine.log import actions_from_events
+from tables.models import Hand, HandEvent, Seat, Table
+
+
+def logged_events(hand: Hand) -> list[dict]:
+    return list(HandEvent.objects.filter(hand=hand).order_by("sequence").values_list("payload", flat=True))
+
+
+def rebuild(hand: Hand, events: list[dict] | None = None) -> EngineHand:
+    """The engine state of a hand, replayed from its configuration, deck and logged actions."""
+    events = logged_events(hand) if events is None else events
+    return EngineHand.replay(HandConfig.from_dict(hand.config), parse_cards(hand.deck), actions_from_events(events))
+
+
+def running_hand(table: Table | int) -> Hand | None:
+    return Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
+
+
+def latest_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def dealt_into(hand: Hand | None, seat: Seat) -> bool:
+    """Whether the seat was dealt into ``hand`` (its stack is in play, RULES 3.8)."""
+    return hand is not None and any(entry["seat"] == seat.number for entry in hand.config["seats"])

@@ -1,0 +1,119 @@
+"""Dealing the next hand when a table is idle, its pause is over and two players are ready."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from tables.engine import Hand as EngineHand
+from tables.engine import HandConfig, SeatSetup, Variant
+from tables.engine.cards import format_cards
+from tables.engine.deck import deck_commitment, new_salt, shuffled_deck
+from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
+from tables.models import Hand, HandPlayer, Seat, Table
+from tables.selectors.hands import running_hand
+
+from .changes import mark_changed
+from .locking import lock_table
+from .turns import Turn, record
+
+State = Seat.State
+
+
+def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) -> Hand | None:
+    """Deal the next hand if it is due; ``deck``: a chosen deck (tests), else a fresh shuffle."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        checked = check_hand_due(table_id=table_id, now=now)
+        if checked is None:
+            return None
+        table, seats, plan, number = checked
+        turn = do_deal(table, seats, plan, number, now, deck)
+        mark_changed(table)
+    return turn.hand
+
+
+def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Seat], HandPositions, int] | None:
+    """Lock the table; the seats and positions of its next hand, if one is due (RULES 2.1-2.11)."""
+    table = lock_table(table_id)
+    if not table.is_active or table.closing or running_hand(table) is not None:
+        return None
+    if table.next_hand_at and now < table.next_hand_at:
+        return None
+    seats = {
+        seat.number: seat
+        for seat in Seat.objects.select_for_update(of=("self",)).select_related("player").filter(table=table)
+    }
+    # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
+    latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
+    plan = plan_next_hand(
+        seat_count=table.seat_count,
+        previous=[_played_positions(hand) for hand in latest],
+        candidates=[_seat_status(seat) for seat in seats.values()],
+    )
+    if plan is None:
+        return None
+    return table, seats, plan, (latest[0].number + 1) if latest else 1
+
+
+def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: int, now: datetime, deck=None) -> Turn:
+    """Create the hand (its configuration, deck commitment and players), post and deal."""
+    blinds = table.blinds
+    config = HandConfig(
+        variant=Variant(table.variant),
+        small_blind=blinds.small_blind,
+        big_blind=blinds.big_blind,
+        big_bet=blinds.big_bet,
+        seats=tuple(
+            SeatSetup(
+                seat=seat_number,
+                stack=seats[seat_number].stack,
+                posts_big_blind=seat_number in plan.extra_big_blinds,
+                name=seats[seat_number].player.username,
+            )
+            for seat_number in sorted(plan.dealt_in)
+        ),
+        button=plan.button,
+        small_blind_seat=plan.small_blind_seat,
+        big_blind_seat=plan.big_blind_seat,
+    )
+    deck = tuple(deck) if deck is not None else shuffled_deck()
+    salt = new_salt()
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        button=plan.button,
+        config=config.to_dict(),
+        deck=" ".join(format_cards(deck)),
+        salt=salt,
+        deck_commitment=deck_commitment(deck, salt),
+    )
+    HandPlayer.objects.bulk_create(
+        HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
+    )
+    Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
+    engine = EngineHand(config, deck)
+    turn = Turn(table, hand, list(seats.values()), engine, now)
+    record(turn, engine.start())
+    return turn
+
+
+def _played_positions(hand: Hand) -> PlayedPositions:
+    config = hand.config
+    return PlayedPositions(
+        button=config["button"],
+        small_blind_seat=config["small_blind_seat"],
+        big_blind_seat=config["big_blind_seat"],
+    )
+
+
+def _seat_status(seat: Seat) -> SeatStatus:
+    return SeatStatus(
+        seat=seat.number,
+        sat_order=seat.pk,
+        ready=seat.state in (State.PLAYING, State.WAITING_FOR_BIG_BLIND) and seat.stack > 0,
+        waiting_for_big_blind=seat.state == State.WAITING_FOR_BIG_BLIND,
+        wants_to_post_now=seat.posts_big_blind_now,
+    )

@@ -1,0 +1,21 @@
+"""The end of a seat occupancy: its chips go back to the bankroll and the seat is free."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from cashier import services as cashier
+from tables.models import Seat, Table
+
+
+def cash_out_and_free(table: Table, seat: Seat) -> None:
+    """End the seat's occupancy: return its chips to the bankroll and free the seat (the
+    caller holds the table lock)."""
+    chips = seat.stack + seat.pending_top_up
+    occupancy = seat.session
+    if chips:
+        cashier.cash_out(user=seat.player, table=table, amount=chips, occupancy=occupancy.reference)
+    seat.delete()
+    occupancy.ended_at = timezone.now()
+    occupancy.cashed_out = chips
+    occupancy.save(update_fields=["ended_at", "cashed_out"])

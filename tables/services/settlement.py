@@ -1,0 +1,39 @@
+"""A hand that ended: its results recorded, and what waited for its end applied."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from tables.engine import Hand as EngineHand
+from tables.models import Hand, HandPlayer, Seat, Table
+
+from .occupancy import cash_out_and_free
+
+
+def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> bool:
+    """Record each player's final stack (the seats' stacks are already synced), then apply
+    what waited for the hand to end: leavers cashed out, top-ups added, sit-outs. A table
+    closing after the hand closes now. Returns whether it did (the caller holds the lock)."""
+    hand.state = Hand.State.COMPLETE
+    hand.ended_at = now
+    hand.turn_seat = hand.turn_started_at = hand.turn_deadline = None
+    for player in HandPlayer.objects.filter(hand=hand):
+        player.final_stack = engine.stacks[player.seat]
+        player.save(update_fields=["final_stack"])
+    for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
+        if seat.state == Seat.State.LEAVING or table.closing:
+            cash_out_and_free(table, seat)
+            continue
+        seat.stack += seat.pending_top_up
+        seat.pending_top_up = 0
+        if seat.pending_sit_out or seat.stack == 0:
+            seat.state = Seat.State.SITTING_OUT
+            seat.pending_sit_out = False
+        seat.save()
+    closed = table.closing
+    if closed:
+        table.is_active, table.closing = False, False
+    table.next_hand_at = now + timedelta(seconds=settings.HAND_PAUSE_SECONDS)
+    return closed

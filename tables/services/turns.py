@@ -1,0 +1,156 @@
+"""Actions in a running hand, as a check step and a do step.
+
+- ``check_action`` (a player's click) and ``check_timeout`` (the clock) parse, authorise,
+  lock the table and check the hand's sequence number, and return the ``Turn`` to act on.
+  Nothing is written; a refusal raises and changes nothing.
+- ``do_action`` applies one engine action to that turn, folds any leaving player whose turn
+  then comes, and records the change: the events are appended, the stacks synced, the clock
+  set for the next turn, or the hand settled. The click, the timeout and a leaving player's
+  fold all go through it.
+
+Every action request names the sequence it was made against, and the check holds the table
+lock until the transaction ends, so a click and a timeout can never both apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tables.engine import Action, ActionKind
+from tables.engine import Hand as EngineHand
+from tables.models import Hand, Seat, Table
+from tables.selectors.hands import rebuild, running_hand
+from tables.selectors.table_state import TableState, table_state
+
+from .changes import mark_changed
+from .errors import StaleAction, TableError
+from .event_log import append_events
+from .locking import lock_table
+from .settlement import settle_hand
+
+
+@dataclass
+class Turn:
+    """A running hand under the table lock: its rows and its replayed engine state."""
+
+    table: Table
+    hand: Hand
+    seats: list[Seat]  # every seat at the table, with its player
+    engine: EngineHand
+    now: datetime
+    closed_table: bool = False  # settling the hand closed the table (it was closing)
+
+    def seat_of(self, number: int) -> Seat:
+        return next(seat for seat in self.seats if seat.number == number)
+
+    def held_state(self) -> TableState:
+        """The table as this turn leaves it, for the screens (no second read)."""
+        return table_state(self.table, {seat.number: seat for seat in self.seats}, self.hand, self.engine)
+
+
+def act(*, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime | None = None) -> Hand:
+    """Apply one player action for the seat whose turn it is (RULES 3.3)."""
+    with transaction.atomic():
+        turn, action = check_action(
+            table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now or timezone.now()
+        )
+        do_action(turn, action)
+        announce(turn)
+    return turn.hand
+
+
+def announce(turn: Turn) -> None:
+    """Tell the screens: while the hand runs, the rows held here are the new state (no second
+    read); once it is settled, chips and seats moved and the screens read the table again."""
+    if turn.engine.is_over:
+        mark_changed(turn.table, lobby_list=turn.closed_table)
+    else:
+        mark_changed(turn.table, held=turn.held_state, lobby=False)
+
+
+def check_action(
+    *, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime
+) -> tuple[Turn, Action]:
+    """A player's action for the seat whose turn it is (RULES 3.3), checked as far as the
+    table can before the engine checks the rules."""
+    table = lock_table(table_id)
+    hand = running_hand(table)
+    if hand is None:
+        raise StaleAction("There is no hand in progress.")
+    if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence != hand.sequence:
+        raise StaleAction("That action is out of date: the hand has moved on.")
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    seat = next((seat for seat in seats if seat.player_id == user.pk), None)
+    if seat is None:
+        raise TableError("You have no seat at this table.")
+    try:
+        action_kind = ActionKind(kind)
+    except ValueError:
+        raise TableError(f"Unknown action {kind!r}.") from None
+    if action_kind is ActionKind.TIMEOUT:
+        raise TableError("Only the table's clock can time a player out.")
+    return Turn(table, hand, seats, rebuild(hand), now), Action(seat.number, action_kind, amount)
+
+
+def check_timeout(*, table_id: int, sequence: int, now: datetime) -> Turn | None:
+    """The turn whose time ran out (RULES 6.2, 6.4), or None when the player acted in time or
+    the timeout was already applied."""
+    table = lock_table(table_id)
+    hand = running_hand(table)
+    if hand is None or hand.sequence != sequence or hand.turn_deadline is None or now < hand.turn_deadline:
+        return None
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    return Turn(table, hand, seats, rebuild(hand), now)
+
+
+def current_turn(table: Table, now: datetime) -> Turn | None:
+    """The running hand of a table the caller has locked, if there is one."""
+    hand = running_hand(table)
+    if hand is None:
+        return None
+    return Turn(table, hand, list(Seat.objects.filter(table=table).select_related("player")), rebuild(hand), now)
+
+
+def do_action(turn: Turn, action: Action) -> list[dict]:
+    """Apply one action (the engine refuses an illegal one: nothing changes), fold any
+    leaving player whose turn comes next, and record it all. Returns the new events."""
+    events = turn.engine.apply(action)
+    events += fold_leaving_players(turn)
+    record(turn, events)
+    return events
+
+
+def fold_leaving_players(turn: Turn) -> list[dict]:
+    """A leaving player's hand is folded when its turn comes."""
+    engine, events = turn.engine, []
+    leaving = {seat.number for seat in turn.seats if seat.state == Seat.State.LEAVING}
+    while not engine.is_over and engine.to_act in leaving:
+        events += engine.apply(Action(engine.to_act, ActionKind.FOLD))
+    return events
+
+
+def record(turn: Turn, events: list[dict]) -> None:
+    """Append the events, sync the stacks, set the clock for the next turn or settle the hand."""
+    if not events:
+        return
+    table, hand, engine = turn.table, turn.hand, turn.engine
+    # The engine replayed the whole log, so the new events follow all the logged ones.
+    append_events(hand, events, first_sequence=len(engine.events) - len(events))
+    hand.sequence += 1
+    stacks = engine.stacks
+    changed = [seat for seat in turn.seats if seat.number in stacks and seat.stack != stacks[seat.number]]
+    for seat in changed:
+        seat.stack = stacks[seat.number]
+    Seat.objects.bulk_update(changed, ["stack"])
+    if engine.is_over:
+        turn.closed_table = settle_hand(table, hand, engine, turn.now)
+    else:
+        hand.turn_seat = engine.to_act
+        hand.turn_started_at = turn.now
+        hand.turn_deadline = turn.now + timedelta(seconds=table.time_to_act)
+        hand.grace_given = False
+    hand.save()
