@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.db.models import Count
 
 from cashier.admin import ReadOnlyAdmin
 
@@ -22,6 +23,9 @@ class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("number", "player", "stack", "state", "pending_sit_out", "pending_top_up")
     readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
 
 
 @admin.register(Table)
@@ -52,9 +56,12 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["close_tables", "reopen_tables"]
 
-    @admin.display(description="Seats taken")
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(seats_taken=Count("seats"))  # one query for the list
+
+    @admin.display(description="Seats taken", ordering="seats_taken")
     def seats_taken(self, table):
-        return table.seats.count()
+        return table.seats_taken
 
     @admin.action(description="Close the selected tables (players are cashed out after the current hand)")
     def close_tables(self, request, queryset):
@@ -82,11 +89,17 @@ class HandPlayerInline(ReadOnlyInline):
     fields = ("seat", "player", "starting_stack", "final_stack")
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player", "hand__table")
+
 
 class HandEventInline(ReadOnlyInline):
     model = HandEvent
     fields = ("sequence", "type", "event", "created_at")
     readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("hand__table")  # each row's name and hand state
 
     @admin.display(description="Payload")
     def event(self, event):
@@ -101,6 +114,7 @@ class HandAdmin(ReadOnlyAdmin):
     """Hands are their event log: read-only for everyone."""
 
     list_display = ("id", "table", "number", "state", "button", "sequence", "started_at", "ended_at")
+    list_select_related = ("table",)
     list_filter = ("state", "table")
     # The deck and salt stay secret while the hand runs, from staff too.
     readonly_fields = [f.name for f in Hand._meta.fields if f.name not in ("deck", "salt")] + ["revealed_deck"]
@@ -128,5 +142,6 @@ class ClockPolicyAdmin(admin.ModelAdmin):
 @admin.register(TimeoutRecord)
 class TimeoutRecordAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "player", "hand", "became")
+    list_select_related = ("player", "hand__table")
     list_filter = ("became",)
     search_fields = ("player__username",)

@@ -47,3 +47,35 @@ def test_hands_and_their_events_are_read_only(staff_client, heads_up):
     assert staff_client.get(reverse("admin:tables_hand_add")).status_code == 403
     assert staff_client.post(reverse("admin:tables_hand_delete", args=[hand.pk]), {"post": "yes"}).status_code == 403
     assert Hand.objects.filter(pk=hand.pk).exists()
+
+
+def _queries(client, url) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_table_list_costs_the_same_queries_for_two_tables_or_six(staff_client, make_player, make_table):
+    url = reverse("admin:tables_table_changelist")
+    for _ in range(2):
+        sit(make_table(), make_player(), 1)
+    two = _queries(staff_client, url)
+    for _ in range(4):
+        sit(make_table(), make_player(), 1)
+    assert _queries(staff_client, url) == two
+
+
+def test_a_hand_page_costs_the_same_queries_whatever_its_length(staff_client, make_player, make_table):
+    table = make_table()
+    players = [make_player() for _ in range(3)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    hand = services.start_hand_if_due(table_id=table.pk)
+    url = reverse("admin:tables_hand_change", args=[hand.pk])
+    short = _queries(staff_client, url)
+    services.act(table_id=table.pk, user=players[0], kind="call", amount=None, sequence=1)
+    services.act(table_id=table.pk, user=players[1], kind="call", amount=None, sequence=2)
+    assert _queries(staff_client, url) == short
