@@ -12,16 +12,16 @@ from collections.abc import Iterable
 from . import events as ev
 from .betting import Action, ActionKind
 
-_SIZED = {ActionKind.BET.value, ActionKind.RAISE.value}
+_SIZED = frozenset({ActionKind.BET, ActionKind.RAISE})
 
 
-def actions_from_events(events: Iterable[dict]) -> list[Action]:
+def actions_from_events(events: Iterable[ev.Event]) -> list[Action]:
+    """The actions the events record, in order: the players' choices and the clock's timeouts."""
     actions: list[Action] = []
     for event in events:
-        kind = event["type"]
-        if kind == ev.PLAYER_ACTED:
+        if event["type"] == ev.EventType.PLAYER_ACTED:
             amount = event["total"] if event["kind"] in _SIZED else None
-            actions.append(Action(event["seat"], ActionKind(event["kind"]), amount))
-        elif kind == ev.TIMED_OUT:
+            actions.append(Action(event["seat"], event["kind"], amount))
+        elif event["type"] == ev.EventType.TIMED_OUT:
             actions.append(Action(event["seat"], ActionKind.TIMEOUT))
     return actions

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from tables.engine import PlayerStatus
 from tables.engine.projection import view_for
 from tables.models import Seat
 
@@ -66,6 +67,6 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
         me.dealt_line = LogLine("Dealt to you:", "private", card_views(played["cards"]))
     running = not public.hand.is_over
-    me.in_running_hand = running and played["status"] == "active"
+    me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
         me.controls = action_controls(projection, state.hand.sequence)

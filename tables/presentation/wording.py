@@ -1,0 +1,224 @@
+"""How the room words a hand's events for people, written once.
+
+The live hand log (``log_lines``) and the replayer (``tables.history.replayer``)
+say the same things about each event and differ only in format: a log line
+shows its cards beside the text and has no full stop; a replayer step is a
+sentence with its cards written in it. ``say`` gives both forms, from one
+entry of ``SAYINGS`` per event type. The PokerStars export keeps its own fixed
+phrases and uses the pieces here (card text, all-in clause, street titles);
+PHH, a machine format, uses the card text and the event vocabulary.
+
+The events are those one viewer may see (``projection.visible_events``):
+a ``hole_cards_dealt`` whose ``cards`` are None is another player's deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tables.engine import ActionKind, Street
+from tables.engine.events import Became, BlindKind, Event, EventType
+
+BLIND_NAMES = {
+    BlindKind.SMALL_BLIND: "the small blind",
+    BlindKind.BIG_BLIND: "the big blind",
+    BlindKind.EXTRA_BIG_BLIND: "a big blind to come in",  # RULES 2.7, 2.11
+    BlindKind.BIG_BLIND_ANTE: "the big blind ante",
+}
+STREET_TITLES = {Street.PREFLOP: "Pre-flop", Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"}
+TIMED_OUT_OUTCOMES = {  # RULES 6.2
+    Became.FOLD: "is folded",
+    Became.PROTECTED_ALL_IN: "stays in, all-in with the chips already in the pot",
+}
+ALL_IN_MARK = " (all-in)"  # after a log line
+ALL_IN_CLAUSE = " and is all-in"  # inside a sentence (the replayer's, and PokerStars')
+
+
+def player_names(started: Any) -> dict[int, str]:
+    """Seat -> the player's name when the hand started ("Seat 3" if none was recorded).
+
+    ``started``: the ``hand_started`` event or a ``HandConfig.to_dict()``, which carry the same seats.
+    """
+    return {entry["seat"]: entry["name"] or f"Seat {entry['seat']}" for entry in started["seats"]}
+
+
+def card_row(cards: Iterable[str], separator: str = " ") -> str:
+    """The cards' texts in a row, "Ah Ad Kc" (PHH packs them: separator "")."""
+    return separator.join(cards)
+
+
+def bracketed_cards(cards: Iterable[str]) -> str:
+    """ "[Ah Ad Kc]", as the replayer and PokerStars write cards in a sentence."""
+    return "[" + card_row(cards) + "]"
+
+
+def all_in_mark(event: Any) -> str:
+    return ALL_IN_MARK if event["all_in"] else ""
+
+
+def all_in_clause(event: Any) -> str:
+    return ALL_IN_CLAUSE if event["all_in"] else ""
+
+
+def pot_name(pot_index: int, pot_count: int) -> str:
+    """ "pot" when there is one, else "main pot", "side pot 1", "side pot 2"..."""
+    if pot_count == 1:
+        return "pot"
+    return "main pot" if pot_index == 0 else f"side pot {pot_index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the live log: text, and the cards shown after it."""
+
+    text: str
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One event in words: ``lines`` for the live log (none: it says nothing there), ``sentence`` for the replayer."""
+
+    lines: tuple[Line, ...]
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    """What the words of one hand need besides each event: who sat where with what, and how many pots it pays."""
+
+    names: dict[int, str]
+    starting_stacks: dict[int, int]
+    pot_count: int
+
+    @classmethod
+    def of(cls, events: Sequence[Event]) -> HandWords:
+        """``events`` begin with ``hand_started``."""
+        started = events[0]
+        assert started["type"] == EventType.HAND_STARTED
+        pot_count = sum(1 for event in events if event["type"] == EventType.POT_AWARDED)
+        stacks = {entry["seat"]: entry["stack"] for entry in started["seats"]}
+        return cls(player_names(started), stacks, pot_count)
+
+    def say(self, event: Event) -> Said:
+        return SAYINGS[event["type"]](self, event)
+
+    def name(self, seat: int) -> str:
+        return self.names.get(seat, f"Seat {seat}")
+
+
+def _hand_started(words: HandWords, event: Any) -> Said:
+    """After a departure the button may be dead, or the small blind (RULES 2.9)."""
+    button = event["button"]
+    stakes = f"blinds {event['small_blind']}/{event['big_blind']}"
+    if event["big_bet"]:
+        stakes += f", bets {event['big_blind']}/{event['big_bet']}"
+    if button in words.names:
+        lines = [Line(f"Button: seat {button} ({words.name(button)})")]
+        sentence = f"The hand starts: {words.name(button)} (seat {button}) has the button; {stakes}."
+    else:
+        lines = [Line(f"Button: seat {button} (dead button)")]
+        sentence = f"The hand starts: the button is dead on seat {button} (nobody is dealt in from it); {stakes}."
+    if event["small_blind_seat"] is None:
+        lines.append(Line("No small blind this hand (dead small blind)"))
+        sentence += " Nobody posts the small blind (dead small blind)."
+    return Said(tuple(lines), sentence)
+
+
+def _blind_posted(words: HandWords, event: Any) -> Said:
+    posts = f"{words.name(event['seat'])} posts {BLIND_NAMES[event['blind']]}: {event['amount']}"
+    return Said((Line(posts + all_in_mark(event)),), f"{posts}{all_in_clause(event)}.")
+
+
+def _hole_cards_dealt(words: HandWords, event: Any) -> Said:
+    who, cards = words.name(event["seat"]), event["cards"]
+    if cards is None:  # another player's deal: nothing to show of it
+        return Said((), f"{who} is dealt four cards.")
+    return Said((Line("Dealt to you:", tuple(cards)),), f"{who} is dealt {bracketed_cards(cards)}.")
+
+
+_ACTION_WORDS: dict[ActionKind, Callable[[Any], str]] = {
+    ActionKind.FOLD: lambda event: "folds",
+    ActionKind.CHECK: lambda event: "checks",
+    ActionKind.CALL: lambda event: f"calls {event['amount']}",
+    ActionKind.BET: lambda event: f"bets {event['total']}",
+    ActionKind.RAISE: lambda event: f"raises to {event['total']}",
+}
+
+
+def _player_acted(words: HandWords, event: Any) -> Said:
+    acts = f"{words.name(event['seat'])} {_ACTION_WORDS[event['kind']](event)}"
+    return Said((Line(acts + all_in_mark(event)),), f"{acts}{all_in_clause(event)}.")
+
+
+def _timed_out(words: HandWords, event: Any) -> Said:
+    ran_out = f"{words.name(event['seat'])} ran out of time and {TIMED_OUT_OUTCOMES[event['became']]}"
+    return Said((Line(ran_out),), ran_out + ".")
+
+
+def _uncalled_bet_returned(words: HandWords, event: Any) -> Said:
+    returned = f"The uncalled {event['amount']} goes back to {words.name(event['seat'])}"  # RULES 3.9
+    return Said((Line(returned),), returned + ".")
+
+
+def _street_dealt(words: HandWords, event: Any) -> Said:
+    """The log shows the whole board; the replayer's step shows it beside the new cards."""
+    title = STREET_TITLES[event["street"]]
+    return Said((Line(f"{title}:", tuple(event["board"])),), f"{title}: {bracketed_cards(event['cards'])}.")
+
+
+def _hands_turned_up(words: HandWords, event: Any) -> Said:
+    """All-in and no more betting: every hand still in is shown (RULES 5.4)."""
+    hands = event["hands"]
+    lines = tuple(Line(f"{words.name(hand['seat'])} turns up:", tuple(hand["cards"])) for hand in hands)
+    shown = "; ".join(f"{words.name(hand['seat'])} {bracketed_cards(hand['cards'])}" for hand in hands)
+    return Said(lines, f"All-in with no more betting: the hands are turned up ({shown}).")
+
+
+def _hand_shown(words: HandWords, event: Any) -> Said:
+    who, cards, category = words.name(event["seat"]), event["cards"], event["category"]
+    sentence = f"{who} shows {bracketed_cards(cards)}: {category.lower()}, {bracketed_cards(event['best_five'])}."
+    return Said((Line(f"{who} shows {category}:", tuple(cards)),), sentence)
+
+
+def _hand_mucked(words: HandWords, event: Any) -> Said:
+    mucks = f"{words.name(event['seat'])} mucks"
+    return Said((Line(mucks),), mucks + ".")
+
+
+def _pot_awarded(words: HandWords, event: Any) -> Said:
+    pot = pot_name(event["pot_index"], words.pot_count)
+    amount, winners = event["amount"], event["winners"]
+    shares = ", ".join(f"{words.name(w['seat'])} wins {w['amount']}" for w in winners)
+    sentence = f"The {pot} ({amount}): {shares}."
+    the_pot = pot if event["pot_index"] else f"the {pot}"
+    if len(winners) == 1:
+        return Said((Line(f"{words.name(winners[0]['seat'])} wins {the_pot} ({amount})"),), sentence)
+    split = ", ".join(f"{words.name(w['seat'])} {w['amount']}" for w in winners)
+    return Said((Line(f"{the_pot.capitalize()} ({amount}) is split: {split}"),), sentence)
+
+
+def _hand_ended(words: HandWords, event: Any) -> Said:
+    """Nothing in the log: the stacks on the table say it."""
+    starting = words.starting_stacks
+    changes = ", ".join(f"{words.name(s['seat'])} {s['stack'] - starting[s['seat']]:+d}" for s in event["stacks"])
+    return Said((), f"The hand is over: {changes}.")
+
+
+SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {
+    EventType.HAND_STARTED: _hand_started,
+    EventType.BLIND_POSTED: _blind_posted,
+    EventType.HOLE_CARDS_DEALT: _hole_cards_dealt,
+    EventType.PLAYER_ACTED: _player_acted,
+    EventType.TIMED_OUT: _timed_out,
+    EventType.UNCALLED_BET_RETURNED: _uncalled_bet_returned,
+    EventType.STREET_DEALT: _street_dealt,
+    EventType.HANDS_TURNED_UP: _hands_turned_up,
+    EventType.HAND_SHOWN: _hand_shown,
+    EventType.HAND_MUCKED: _hand_mucked,
+    EventType.POT_AWARDED: _pot_awarded,
+    EventType.HAND_ENDED: _hand_ended,
+}
+"""Every event type's words, in both forms."""
