@@ -14,7 +14,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables.engine import ActionKind, Street
-from tables.engine.events import Became, BlindKind, Event, EventType
+from tables.engine.events import (
+    Became,
+    BlindKind,
+    BlindPosted,
+    Event,
+    EventType,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HandsTurnedUp,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    StreetDealt,
+    TimedOut,
+    UncalledBetReturned,
+)
 from tables.presentation.wording import STREET_TITLES, HandWords, player_names
 
 
@@ -81,14 +97,16 @@ class Replay:
 
 def replay(events: list[Event]) -> Replay:
     """Turn the events (first ``hand_started``) into steps and results."""
+    started = events[0]
+    assert started["type"] == EventType.HAND_STARTED
     words = HandWords.of(events)
-    table = _Table(events[0])
+    table = _Table(started)
     steps = []
     for number, event in enumerate(events):
         TABLE_CHANGES[event["type"]](table, event)
         steps.append(table.snapshot(number, words.say(event).sentence, actor=event.get("seat")))
     results = table.results() if events[-1]["type"] == EventType.HAND_ENDED else ()
-    button = events[0]["button"]
+    button = started["button"]
     return Replay(tuple(steps), results, dead_button=None if button in table.seats else button)
 
 
@@ -109,7 +127,7 @@ class _Seat:
 class _Table:
     """The table as the events so far leave it."""
 
-    started: Any  # the hand_started event
+    started: HandStarted
     seats: dict[int, _Seat] = field(init=False)
     board: tuple[str, ...] = ()
     street: Street = Street.PREFLOP
@@ -170,7 +188,7 @@ def _unchanged(table: _Table, event: Any) -> None:
     pass  # hand_started set the table up; hand_ended changes nothing more
 
 
-def _blind_posted(table: _Table, event: Any) -> None:
+def _blind_posted(table: _Table, event: BlindPosted) -> None:
     seat = table.seats[event["seat"]]
     if event["blind"] == BlindKind.BIG_BLIND_ANTE:
         seat.stack -= event["amount"]
@@ -180,12 +198,12 @@ def _blind_posted(table: _Table, event: Any) -> None:
         table.put_in(seat, event["amount"], event["all_in"])
 
 
-def _hole_cards_dealt(table: _Table, event: Any) -> None:
+def _hole_cards_dealt(table: _Table, event: HoleCardsDealt) -> None:
     if event["cards"] is not None:
         table.seats[event["seat"]].cards = tuple(event["cards"])
 
 
-def _player_acted(table: _Table, event: Any) -> None:
+def _player_acted(table: _Table, event: PlayerActed) -> None:
     seat = table.seats[event["seat"]]
     if event["kind"] == ActionKind.FOLD:
         seat.folded = True
@@ -193,7 +211,7 @@ def _player_acted(table: _Table, event: Any) -> None:
         table.put_in(seat, event["amount"], event["all_in"])
 
 
-def _timed_out(table: _Table, event: Any) -> None:
+def _timed_out(table: _Table, event: TimedOut) -> None:
     seat = table.seats[event["seat"]]
     if event["became"] == Became.FOLD:
         seat.folded = True
@@ -201,35 +219,35 @@ def _timed_out(table: _Table, event: Any) -> None:
         seat.all_in = True
 
 
-def _uncalled_bet_returned(table: _Table, event: Any) -> None:
+def _uncalled_bet_returned(table: _Table, event: UncalledBetReturned) -> None:
     seat = table.seats[event["seat"]]
     seat.stack += event["amount"]
     seat.bet -= event["amount"]
     seat.all_in = seat.all_in and seat.stack == 0
 
 
-def _street_dealt(table: _Table, event: Any) -> None:
+def _street_dealt(table: _Table, event: StreetDealt) -> None:
     table.collect_bets()
     table.street = event["street"]
     table.board = tuple(event["board"])
 
 
-def _hands_turned_up(table: _Table, event: Any) -> None:
+def _hands_turned_up(table: _Table, event: HandsTurnedUp) -> None:
     table.collect_bets()
     for hand in event["hands"]:
         table.seats[hand["seat"]].cards = tuple(hand["cards"])
 
 
-def _hand_shown(table: _Table, event: Any) -> None:
+def _hand_shown(table: _Table, event: HandShown) -> None:
     table.collect_bets()
     table.seats[event["seat"]].cards = tuple(event["cards"])
 
 
-def _hand_mucked(table: _Table, event: Any) -> None:
+def _hand_mucked(table: _Table, event: HandMucked) -> None:
     table.collect_bets()
 
 
-def _pot_awarded(table: _Table, event: Any) -> None:
+def _pot_awarded(table: _Table, event: PotAwarded) -> None:
     table.collect_bets()
     table.collected -= event["amount"]
     for winner in event["winners"]:

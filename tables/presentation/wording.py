@@ -19,7 +19,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from tables.engine import ActionKind, Street
-from tables.engine.events import Became, BlindKind, Event, EventType
+from tables.engine.events import (
+    Became,
+    BlindKind,
+    BlindPosted,
+    Event,
+    EventType,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HandsTurnedUp,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    StreetDealt,
+    TimedOut,
+    UncalledBetReturned,
+)
 
 BLIND_NAMES = {
     BlindKind.SMALL_BLIND: "the small blind",
@@ -32,6 +49,7 @@ TIMED_OUT_OUTCOMES = {  # RULES 6.2
     Became.FOLD: "is folded",
     Became.PROTECTED_ALL_IN: "stays in, all-in with the chips already in the pot",
 }
+DEALT_TO_YOU = "Dealt to you:"  # the viewer's own cards, in the log
 ALL_IN_MARK = " (all-in)"  # after a log line
 ALL_IN_CLAUSE = " and is all-in"  # inside a sentence (the replayer's, and PokerStars')
 
@@ -109,7 +127,7 @@ class HandWords:
         return self.names.get(seat, f"Seat {seat}")
 
 
-def _hand_started(words: HandWords, event: Any) -> Said:
+def _hand_started(words: HandWords, event: HandStarted) -> Said:
     """After a departure the button may be dead, or the small blind (RULES 2.9)."""
     button = event["button"]
     stakes = f"blinds {event['small_blind']}/{event['big_blind']}"
@@ -127,19 +145,19 @@ def _hand_started(words: HandWords, event: Any) -> Said:
     return Said(tuple(lines), sentence)
 
 
-def _blind_posted(words: HandWords, event: Any) -> Said:
+def _blind_posted(words: HandWords, event: BlindPosted) -> Said:
     posts = f"{words.name(event['seat'])} posts {BLIND_NAMES[event['blind']]}: {event['amount']}"
     return Said((Line(posts + all_in_mark(event)),), f"{posts}{all_in_clause(event)}.")
 
 
-def _hole_cards_dealt(words: HandWords, event: Any) -> Said:
+def _hole_cards_dealt(words: HandWords, event: HoleCardsDealt) -> Said:
     who, cards = words.name(event["seat"]), event["cards"]
     if cards is None:  # another player's deal: nothing to show of it
         return Said((), f"{who} is dealt four cards.")
-    return Said((Line("Dealt to you:", tuple(cards)),), f"{who} is dealt {bracketed_cards(cards)}.")
+    return Said((Line(DEALT_TO_YOU, tuple(cards)),), f"{who} is dealt {bracketed_cards(cards)}.")
 
 
-_ACTION_WORDS: dict[ActionKind, Callable[[Any], str]] = {
+_ACTION_WORDS: dict[ActionKind, Callable[[PlayerActed], str]] = {
     ActionKind.FOLD: lambda event: "folds",
     ActionKind.CHECK: lambda event: "checks",
     ActionKind.CALL: lambda event: f"calls {event['amount']}",
@@ -148,28 +166,28 @@ _ACTION_WORDS: dict[ActionKind, Callable[[Any], str]] = {
 }
 
 
-def _player_acted(words: HandWords, event: Any) -> Said:
+def _player_acted(words: HandWords, event: PlayerActed) -> Said:
     acts = f"{words.name(event['seat'])} {_ACTION_WORDS[event['kind']](event)}"
     return Said((Line(acts + all_in_mark(event)),), f"{acts}{all_in_clause(event)}.")
 
 
-def _timed_out(words: HandWords, event: Any) -> Said:
+def _timed_out(words: HandWords, event: TimedOut) -> Said:
     ran_out = f"{words.name(event['seat'])} ran out of time and {TIMED_OUT_OUTCOMES[event['became']]}"
     return Said((Line(ran_out),), ran_out + ".")
 
 
-def _uncalled_bet_returned(words: HandWords, event: Any) -> Said:
+def _uncalled_bet_returned(words: HandWords, event: UncalledBetReturned) -> Said:
     returned = f"The uncalled {event['amount']} goes back to {words.name(event['seat'])}"  # RULES 3.9
     return Said((Line(returned),), returned + ".")
 
 
-def _street_dealt(words: HandWords, event: Any) -> Said:
+def _street_dealt(words: HandWords, event: StreetDealt) -> Said:
     """The log shows the whole board; the replayer's step shows it beside the new cards."""
     title = STREET_TITLES[event["street"]]
     return Said((Line(f"{title}:", tuple(event["board"])),), f"{title}: {bracketed_cards(event['cards'])}.")
 
 
-def _hands_turned_up(words: HandWords, event: Any) -> Said:
+def _hands_turned_up(words: HandWords, event: HandsTurnedUp) -> Said:
     """All-in and no more betting: every hand still in is shown (RULES 5.4)."""
     hands = event["hands"]
     lines = tuple(Line(f"{words.name(hand['seat'])} turns up:", tuple(hand["cards"])) for hand in hands)
@@ -177,18 +195,18 @@ def _hands_turned_up(words: HandWords, event: Any) -> Said:
     return Said(lines, f"All-in with no more betting: the hands are turned up ({shown}).")
 
 
-def _hand_shown(words: HandWords, event: Any) -> Said:
+def _hand_shown(words: HandWords, event: HandShown) -> Said:
     who, cards, category = words.name(event["seat"]), event["cards"], event["category"]
     sentence = f"{who} shows {bracketed_cards(cards)}: {category.lower()}, {bracketed_cards(event['best_five'])}."
     return Said((Line(f"{who} shows {category}:", tuple(cards)),), sentence)
 
 
-def _hand_mucked(words: HandWords, event: Any) -> Said:
+def _hand_mucked(words: HandWords, event: HandMucked) -> Said:
     mucks = f"{words.name(event['seat'])} mucks"
     return Said((Line(mucks),), mucks + ".")
 
 
-def _pot_awarded(words: HandWords, event: Any) -> Said:
+def _pot_awarded(words: HandWords, event: PotAwarded) -> Said:
     pot = pot_name(event["pot_index"], words.pot_count)
     amount, winners = event["amount"], event["winners"]
     shares = ", ".join(f"{words.name(w['seat'])} wins {w['amount']}" for w in winners)
@@ -200,7 +218,7 @@ def _pot_awarded(words: HandWords, event: Any) -> Said:
     return Said((Line(f"{the_pot.capitalize()} ({amount}) is split: {split}"),), sentence)
 
 
-def _hand_ended(words: HandWords, event: Any) -> Said:
+def _hand_ended(words: HandWords, event: HandEnded) -> Said:
     """Nothing in the log: the stacks on the table say it."""
     starting = words.starting_stacks
     changes = ", ".join(f"{words.name(s['seat'])} {s['stack'] - starting[s['seat']]:+d}" for s in event["stacks"])
