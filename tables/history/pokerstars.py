@@ -39,7 +39,8 @@ def pokerstars_texts(records: Iterable[HandRecord]) -> str:
 
 def pokerstars_text(record: HandRecord) -> str:
     started, hand = record.events[0], record.hand
-    writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == EventType.POT_AWARDED))
+    pot_awarded = EventType.POT_AWARDED
+    writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == pot_awarded))
     for event in record.events:
         LINE_WRITERS[event["type"]](writer, event)
     when = hand.started_at.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")

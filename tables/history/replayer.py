@@ -104,7 +104,7 @@ def replay(events: list[Event]) -> Replay:
     steps = []
     for number, event in enumerate(events):
         TABLE_CHANGES[event["type"]](table, event)
-        steps.append(table.snapshot(number, words.say(event).sentence, actor=event.get("seat")))
+        steps.append(table.snapshot(number, words.sentence(event), actor=event.get("seat")))
     results = table.results() if events[-1]["type"] == EventType.HAND_ENDED else ()
     button = started["button"]
     return Replay(tuple(steps), results, dead_button=None if button in table.seats else button)

@@ -44,12 +44,14 @@ def log_lines(events: Sequence[Event], dealt_slot: bool = False) -> list[LogLine
         return []
     words = HandWords.of(events)
     lines: list[LogLine] = []
+    dealt = EventType.HOLE_CARDS_DEALT  # looked up once: an enum class lookup costs more than the test
     for event in events:
-        if event["type"] == EventType.HOLE_CARDS_DEALT and dealt_slot:
+        if event["type"] == dealt and dealt_slot:
             dealt_slot = False
             lines.append(LogLine("", "dealt-slot"))
             continue
         kind = LINE_KINDS[event["type"]]
         if kind is not None:
-            lines.extend(LogLine(line.text, kind, card_views(line.cards)) for line in words.say(event).lines)
+            for text, cards in words.lines(event):
+                lines.append(LogLine(text, kind, card_views(cards)) if cards else LogLine(text, kind))
     return lines

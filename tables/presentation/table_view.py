@@ -141,7 +141,8 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     hand, players = state.hand, state.hand_players
     projection = view_for(state.engine, None)
     running = hand.state == Hand.State.RUNNING
-    shown = [e for e in state.events if e["type"] == EventType.HAND_SHOWN]
+    hand_shown = EventType.HAND_SHOWN
+    shown = [e for e in state.events if e["type"] == hand_shown]
     best_five = {e["seat"]: e["best_five"] for e in shown}
     category = {e["seat"]: e["category"] for e in shown}
     winnings = _winnings(projection["results"])

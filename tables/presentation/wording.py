@@ -3,8 +3,9 @@
 The live hand log (``log_lines``) and the replayer (``tables.history.replayer``)
 say the same things about each event and differ only in format: a log line
 shows its cards beside the text and has no full stop; a replayer step is a
-sentence with its cards written in it. ``say`` gives both forms, from one
-entry of ``SAYINGS`` per event type. The PokerStars export keeps its own fixed
+sentence with its cards written in it. One entry of ``SAYINGS`` per event
+type writes both forms (``HandWords.lines``, ``HandWords.sentence``), from
+the same phrases. The PokerStars export keeps its own fixed
 phrases and uses the pieces here (card text, all-in clause, street titles);
 PHH, a machine format, uses the card text and the event vocabulary.
 
@@ -87,20 +88,12 @@ def pot_name(pot_index: int, pot_count: int) -> str:
     return "main pot" if pot_index == 0 else f"side pot {pot_index}"
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the live log: text, and the cards shown after it."""
-
-    text: str
-    cards: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """One event in words: ``lines`` for the live log (none: it says nothing there), ``sentence`` for the replayer."""
-
-    lines: tuple[Line, ...]
-    sentence: str
+# Plain tuples, not records: the live log words every event of the hand on every change of the table.
+Line = tuple[str, tuple[str, ...]]
+"""One line of the live log: its text, and the cards shown after it."""
+Said = tuple[tuple[Line, ...], str]
+"""One event in words: the live log's lines (none: it says nothing there), and the replayer's sentence."""
+NO_CARDS: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +109,21 @@ class HandWords:
         """``events`` begin with ``hand_started``."""
         started = events[0]
         assert started["type"] == EventType.HAND_STARTED
-        pot_count = sum(1 for event in events if event["type"] == EventType.POT_AWARDED)
+        pot_awarded = EventType.POT_AWARDED
+        pot_count = sum(1 for event in events if event["type"] == pot_awarded)
         stacks = {entry["seat"]: entry["stack"] for entry in started["seats"]}
         return cls(player_names(started), stacks, pot_count)
 
-    def say(self, event: Event) -> Said:
-        return SAYINGS[event["type"]](self, event)
+    def lines(self, event: Event) -> tuple[Line, ...]:
+        """The live log's lines for the event."""
+        return SAYINGS[event["type"]](self, event)[0]
+
+    def sentence(self, event: Event) -> str:
+        """The replayer's sentence for the event."""
+        return SAYINGS[event["type"]](self, event)[1]
 
     def name(self, seat: int) -> str:
-        return self.names.get(seat, f"Seat {seat}")
+        return self.names.get(seat) or f"Seat {seat}"
 
 
 def _hand_started(words: HandWords, event: HandStarted) -> Said:
@@ -134,27 +133,27 @@ def _hand_started(words: HandWords, event: HandStarted) -> Said:
     if event["big_bet"]:
         stakes += f", bets {event['big_blind']}/{event['big_bet']}"
     if button in words.names:
-        lines = [Line(f"Button: seat {button} ({words.name(button)})")]
+        lines: list[Line] = [(f"Button: seat {button} ({words.name(button)})", NO_CARDS)]
         sentence = f"The hand starts: {words.name(button)} (seat {button}) has the button; {stakes}."
     else:
-        lines = [Line(f"Button: seat {button} (dead button)")]
+        lines = [(f"Button: seat {button} (dead button)", NO_CARDS)]
         sentence = f"The hand starts: the button is dead on seat {button} (nobody is dealt in from it); {stakes}."
     if event["small_blind_seat"] is None:
-        lines.append(Line("No small blind this hand (dead small blind)"))
+        lines.append(("No small blind this hand (dead small blind)", NO_CARDS))
         sentence += " Nobody posts the small blind (dead small blind)."
-    return Said(tuple(lines), sentence)
+    return (tuple(lines), sentence)
 
 
 def _blind_posted(words: HandWords, event: BlindPosted) -> Said:
     posts = f"{words.name(event['seat'])} posts {BLIND_NAMES[event['blind']]}: {event['amount']}"
-    return Said((Line(posts + all_in_mark(event)),), f"{posts}{all_in_clause(event)}.")
+    return (((posts + all_in_mark(event), NO_CARDS),), f"{posts}{all_in_clause(event)}.")
 
 
 def _hole_cards_dealt(words: HandWords, event: HoleCardsDealt) -> Said:
     who, cards = words.name(event["seat"]), event["cards"]
     if cards is None:  # another player's deal: nothing to show of it
-        return Said((), f"{who} is dealt four cards.")
-    return Said((Line(DEALT_TO_YOU, tuple(cards)),), f"{who} is dealt {bracketed_cards(cards)}.")
+        return ((), f"{who} is dealt four cards.")
+    return (((DEALT_TO_YOU, tuple(cards)),), f"{who} is dealt {bracketed_cards(cards)}.")
 
 
 _ACTION_WORDS: dict[ActionKind, Callable[[PlayerActed], str]] = {
@@ -168,42 +167,42 @@ _ACTION_WORDS: dict[ActionKind, Callable[[PlayerActed], str]] = {
 
 def _player_acted(words: HandWords, event: PlayerActed) -> Said:
     acts = f"{words.name(event['seat'])} {_ACTION_WORDS[event['kind']](event)}"
-    return Said((Line(acts + all_in_mark(event)),), f"{acts}{all_in_clause(event)}.")
+    return (((acts + all_in_mark(event), NO_CARDS),), f"{acts}{all_in_clause(event)}.")
 
 
 def _timed_out(words: HandWords, event: TimedOut) -> Said:
     ran_out = f"{words.name(event['seat'])} ran out of time and {TIMED_OUT_OUTCOMES[event['became']]}"
-    return Said((Line(ran_out),), ran_out + ".")
+    return (((ran_out, NO_CARDS),), ran_out + ".")
 
 
 def _uncalled_bet_returned(words: HandWords, event: UncalledBetReturned) -> Said:
     returned = f"The uncalled {event['amount']} goes back to {words.name(event['seat'])}"  # RULES 3.9
-    return Said((Line(returned),), returned + ".")
+    return (((returned, NO_CARDS),), returned + ".")
 
 
 def _street_dealt(words: HandWords, event: StreetDealt) -> Said:
     """The log shows the whole board; the replayer's step shows it beside the new cards."""
     title = STREET_TITLES[event["street"]]
-    return Said((Line(f"{title}:", tuple(event["board"])),), f"{title}: {bracketed_cards(event['cards'])}.")
+    return (((f"{title}:", tuple(event["board"])),), f"{title}: {bracketed_cards(event['cards'])}.")
 
 
 def _hands_turned_up(words: HandWords, event: HandsTurnedUp) -> Said:
     """All-in and no more betting: every hand still in is shown (RULES 5.4)."""
     hands = event["hands"]
-    lines = tuple(Line(f"{words.name(hand['seat'])} turns up:", tuple(hand["cards"])) for hand in hands)
+    lines = tuple((f"{words.name(hand['seat'])} turns up:", tuple(hand["cards"])) for hand in hands)
     shown = "; ".join(f"{words.name(hand['seat'])} {bracketed_cards(hand['cards'])}" for hand in hands)
-    return Said(lines, f"All-in with no more betting: the hands are turned up ({shown}).")
+    return (lines, f"All-in with no more betting: the hands are turned up ({shown}).")
 
 
 def _hand_shown(words: HandWords, event: HandShown) -> Said:
     who, cards, category = words.name(event["seat"]), event["cards"], event["category"]
     sentence = f"{who} shows {bracketed_cards(cards)}: {category.lower()}, {bracketed_cards(event['best_five'])}."
-    return Said((Line(f"{who} shows {category}:", tuple(cards)),), sentence)
+    return (((f"{who} shows {category}:", tuple(cards)),), sentence)
 
 
 def _hand_mucked(words: HandWords, event: HandMucked) -> Said:
     mucks = f"{words.name(event['seat'])} mucks"
-    return Said((Line(mucks),), mucks + ".")
+    return (((mucks, NO_CARDS),), mucks + ".")
 
 
 def _pot_awarded(words: HandWords, event: PotAwarded) -> Said:
@@ -213,16 +212,16 @@ def _pot_awarded(words: HandWords, event: PotAwarded) -> Said:
     sentence = f"The {pot} ({amount}): {shares}."
     the_pot = pot if event["pot_index"] else f"the {pot}"
     if len(winners) == 1:
-        return Said((Line(f"{words.name(winners[0]['seat'])} wins {the_pot} ({amount})"),), sentence)
+        return (((f"{words.name(winners[0]['seat'])} wins {the_pot} ({amount})", NO_CARDS),), sentence)
     split = ", ".join(f"{words.name(w['seat'])} {w['amount']}" for w in winners)
-    return Said((Line(f"{the_pot.capitalize()} ({amount}) is split: {split}"),), sentence)
+    return (((f"{the_pot.capitalize()} ({amount}) is split: {split}", NO_CARDS),), sentence)
 
 
 def _hand_ended(words: HandWords, event: HandEnded) -> Said:
     """Nothing in the log: the stacks on the table say it."""
     starting = words.starting_stacks
     changes = ", ".join(f"{words.name(s['seat'])} {s['stack'] - starting[s['seat']]:+d}" for s in event["stacks"])
-    return Said((), f"The hand is over: {changes}.")
+    return ((), f"The hand is over: {changes}.")
 
 
 SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {

@@ -147,11 +147,10 @@ def test_the_live_log_says_nothing_the_replayer_does_not(which, viewer_seat):
     words = HandWords.of(events)
     steps = replay(events).steps
     for event, step in zip(events, steps, strict=True):
-        said = words.say(event)
-        assert said.sentence == step.text
+        assert words.sentence(event) == step.text
         told = facts(step.text, step.board)
-        for line in said.lines:
-            assert facts(line.text, line.cards) <= told, (line, step.text)
+        for text, cards in words.lines(event):
+            assert facts(text, cards) <= told, (text, step.text)
 
 
 def test_the_log_and_the_replayer_word_a_timeout_and_an_entrants_big_blind_alike():
