@@ -4,7 +4,7 @@ from django.db.models import Count
 from cashier.admin import ReadOnlyAdmin
 
 from . import services
-from .engine.events import HOLE_CARDS_DEALT
+from .engine.events import EventType
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
 
 
@@ -104,7 +104,7 @@ class HandEventInline(ReadOnlyInline):
     @admin.display(description="Payload")
     def event(self, event):
         # Hole cards of a running hand are nobody's business but their owner's, staff included.
-        if event.type == HOLE_CARDS_DEALT and event.hand.state == Hand.State.RUNNING:
+        if event.type == EventType.HOLE_CARDS_DEALT and event.hand.state == Hand.State.RUNNING:
             return {**event.payload, "cards": ["hidden until the hand is complete"]}
         return event.payload
 

@@ -9,16 +9,20 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
+from tables.engine import Variant
 from tables.engine.stakes import Blinds, limit_blinds, pot_limit_blinds
+
+# The game's name for people, per engine variant; the database stores the variant's value.
+VARIANT_LABELS = {Variant.LIMIT: "Limit Omaha High", Variant.POT_LIMIT: "Pot Limit Omaha High"}
 
 
 class Table(models.Model):
-    class Variant(models.TextChoices):
-        LIMIT = "limit", "Limit Omaha High"
-        POT_LIMIT = "pot_limit", "Pot Limit Omaha High"
+    Variant = Variant  # the engine's own: ``Table.Variant.LIMIT`` is ``tables.engine.Variant.LIMIT``
 
     name = models.CharField(max_length=60, unique=True)
-    variant = models.CharField(max_length=16, choices=Variant.choices)
+    variant = models.CharField(
+        max_length=16, choices=[(variant.value, label) for variant, label in VARIANT_LABELS.items()]
+    )
     stake_small = models.PositiveIntegerField(
         help_text="Limit: the small bet (also the big blind). Pot Limit: the small blind."
     )

@@ -17,7 +17,7 @@ Playing a hand (a doctest, run by the engine tests)::
     >>> events = hand.start()  # hand_started, blind_posted x2, hole_cards_dealt x3
     >>> hand.legal_actions()  # doctest: +NORMALIZE_WHITESPACE
     LegalActions(seat=1, can_fold=True, can_check=False, call_amount=2,
-                 bet_kind='raise', min_to=4, max_to=7)
+                 bet_kind=<ActionKind.RAISE: 'raise'>, min_to=4, max_to=7)
     >>> events += hand.apply(Action(1, ActionKind.RAISE, 7))
     >>> events += hand.apply(Action(3, ActionKind.FOLD))
     >>> events += hand.apply(Action(4, ActionKind.CALL))
@@ -33,7 +33,11 @@ Persist ``config.to_dict()``, the deck and ``[a.to_dict() for a in hand.actions]
 
 Interface
 ---------
-``Variant``: LIMIT ("limit"), POT_LIMIT ("pot_limit").
+The vocabulary is ``StrEnum``s, each member equal to its text ("limit") and
+written as it in JSON, templates and f-strings: ``Variant`` (LIMIT,
+POT_LIMIT), ``Street``, ``ActionKind``, ``PlayerStatus`` (ACTIVE, ALL_IN,
+PROTECTED, FOLDED) and, in ``events``, ``EventType``, ``BlindKind`` and
+``Became``. Events and ``to_dict()`` hold the members' plain text.
 ``SeatSetup(seat, stack, posts_big_blind=False, name="")``.
 ``HandConfig(variant, small_blind, big_blind, big_bet, seats, button,
 small_blind_seat, big_blind_seat, big_blind_ante=0)``: validated (ValueError);
@@ -54,10 +58,11 @@ events; ``legal_actions()`` -> ``LegalActions(seat, can_fold, can_check,
 call_amount, bet_kind, min_to, max_to)`` or None; properties ``to_act``,
 ``is_over``, ``street`` (``Street``), ``board``, ``pots`` (list of ``Pot(amount,
 eligible)``), ``bets``, ``stacks``, ``starting_stacks``, ``contributed``,
-``statuses``, ``results`` (list of ``PotAward``), ``payouts``, ``actions``,
+``statuses`` (``PlayerStatus``), ``results`` (list of ``PotAward``), ``payouts``, ``actions``,
 ``events``; ``hole_cards(seat)``; ``to_dict()``; ``Hand.replay(...)``.
 ``IllegalAction`` (a ValueError) says what was wrong; the hand is unchanged.
-Events: see ``events.py``. What each viewer may see: ``projection.py``.
+Events (``TypedDict``s, any of them an ``Event``): see ``events.py``. What
+each viewer may see: ``projection.py``.
 
 Choices where RULES.md leaves room (Robert's Rules of Poker / TDA):
 - All-in for less (RULES 3.7): a player who already acted may raise again
@@ -81,7 +86,7 @@ Choices where RULES.md leaves room (Robert's Rules of Poker / TDA):
   check, as the rule says.
 """
 
-from .betting import Action, ActionKind, LegalActions, Street
+from .betting import Action, ActionKind, LegalActions, PlayerStatus, Street
 from .config import HandConfig, SeatSetup, Variant
 from .errors import IllegalAction
 from .hand import Hand
@@ -94,6 +99,7 @@ __all__ = [
     "HandConfig",
     "IllegalAction",
     "LegalActions",
+    "PlayerStatus",
     "Pot",
     "PotAward",
     "SeatSetup",

@@ -11,14 +11,14 @@ action, never the increment.
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Any, NamedTuple
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple
 
 # RULES 3.5: a bet and three raises; pre-flop the big blind is the bet.
 LIMIT_MAX_BETS_PER_ROUND = 4
 
 
-class Street(str, Enum):
+class Street(StrEnum):
     """The four betting rounds (RULES 3.1), in order."""
 
     PREFLOP = "preflop"
@@ -30,7 +30,7 @@ class Street(str, Enum):
 STREETS = tuple(Street)
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     """What a player may do (RULES 3.3); TIMEOUT is sent by the table's clock (RULES 6.2)."""
 
     FOLD = "fold"
@@ -41,8 +41,22 @@ class ActionKind(str, Enum):
     TIMEOUT = "timeout"
 
 
-# Plain-str names for events: reading ``.value`` off an enum member is slow on a hot path.
-ACTION_NAMES = {kind: kind.value for kind in ActionKind}
+# What a player's own choice is, as an event records it: a timeout is an event of its own.
+PlayedKind = Literal[ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE]
+WagerKind = Literal[ActionKind.BET, ActionKind.RAISE]
+
+
+class PlayerStatus(StrEnum):
+    """Where a player stands in the hand.
+
+    ACTIVE players can still act; ALL_IN and PROTECTED (timed out with chips in
+    the pot, RULES 6.2) stay in the hand but act no more; FOLDED players are out.
+    """
+
+    ACTIVE = "active"
+    ALL_IN = "all_in"
+    PROTECTED = "protected"
+    FOLDED = "folded"
 
 
 class _ActionFields(NamedTuple):
@@ -78,7 +92,7 @@ class LegalActions(NamedTuple):
 
     ``call_amount``: chips a call puts in (capped by the stack, so a call
     may be all-in); 0 when checking is possible.
-    ``bet_kind``: "bet", "raise" or None when no bet or raise is allowed
+    ``bet_kind``: ``ActionKind.BET``, ``ActionKind.RAISE`` or None when no bet or raise is allowed
     (capped, a short all-in that does not reopen, no chips beyond the call,
     or nobody left who could answer).
     ``min_to``/``max_to``: the allowed "raise to" totals, inclusive; equal in
@@ -90,7 +104,7 @@ class LegalActions(NamedTuple):
     can_fold: bool
     can_check: bool
     call_amount: int
-    bet_kind: str | None
+    bet_kind: WagerKind | None
     min_to: int | None
     max_to: int | None
 
@@ -175,9 +189,31 @@ class PotLimitRound:
         return to_call >= self.min_raise
 
     def bounds(self, my_bet: int, all_in_to: int, pot: int) -> tuple[int, int]:
-        """The (min, max) "raise to" totals.
+        """The (min, max) "raise to" totals (RULES 3.6).
 
         ``pot`` counts every chip in the middle and every bet in front of players.
+        The most is a call and then a raise by the pot after that call; the
+        least adds the last full bet or raise (the big blind to open).
+
+        Pot Limit 1/2, pre-flop: the first to act faces the big blind, with 3
+        in the pot, and may raise to 4 up to 7 (call 2, then raise by 5):
+
+        >>> preflop = PotLimitRound(big_blind=2, opening_bet=2)
+        >>> preflop.bounds(my_bet=0, all_in_to=200, pot=3)
+        (4, 7)
+
+        After a raise to 7 the small blind, with 1 in, may re-raise by at
+        least that raise of 5, to 12, and at most to 23: calling 6 makes the
+        pot 16, and 7 + 16 = 23.
+
+        >>> preflop.record_wager(7)
+        >>> preflop.bounds(my_bet=1, all_in_to=200, pot=10)
+        (12, 23)
+
+        A stack short of the minimum raise may only go all-in (RULES 3.7):
+
+        >>> preflop.bounds(my_bet=1, all_in_to=10, pot=10)
+        (10, 10)
         """
         current = self.current_bet
         low = current + self.min_raise
@@ -200,6 +236,3 @@ class PotLimitRound:
 
     def to_dict(self) -> dict[str, Any]:
         return {"current_bet": self.current_bet, "min_raise": self.min_raise}
-
-
-BettingRound = LimitRound | PotLimitRound

@@ -8,7 +8,7 @@ here so the state machine can trust it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 MIN_PLAYERS = 2
@@ -16,7 +16,7 @@ MAX_PLAYERS = 10
 MAX_SEAT_NUMBER = 10
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """The betting structure (RULES 7.1, 7.2)."""
 
     LIMIT = "limit"

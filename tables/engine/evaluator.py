@@ -14,7 +14,7 @@ results with the public API and with PokerKit, so an upgrade that changes the
 native module fails loudly.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -23,8 +23,9 @@ from phevaluator import _pheval
 from .cards import CARD_COUNT, format_cards
 
 # Bound once: a module attribute lookup per call is measurable on the hot path.
-_evaluate_omaha_rank = _pheval.evaluate_omaha_cards
-_evaluate_5card_rank = _pheval.evaluate_5cards
+# (phevaluator has no type hints: these say what its native functions return.)
+_evaluate_omaha_rank: Callable[..., int] = _pheval.evaluate_omaha_cards
+_evaluate_5card_rank: Callable[..., int] = _pheval.evaluate_5cards
 
 HOLE_CARD_COUNT = 4
 BOARD_CARD_COUNT = 5

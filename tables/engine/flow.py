@@ -8,23 +8,24 @@ numbers appear only in events and at the public surface (``hand.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import events as ev
-from .betting import STREETS, Action, LimitRound, PotLimitRound
+from .betting import STREETS, Action, LimitRound, PlayerStatus, PotLimitRound, Street
 from .config import HandConfig, Variant
 from .deck import validate_deck
 from .pots import PotAward, layer_pots
 from .showdown import settle_showdown, showdown_order
 
-# Player statuses. ACTIVE players can still act; ALL_IN and PROTECTED (timed
-# out with chips in the pot, RULES 6.2) stay in the hand but act no more.
-ACTIVE = "active"
-ALL_IN = "all_in"
-PROTECTED = "protected"
-FOLDED = "folded"
+# The statuses under plain module names: the hot path compares them by
+# identity, and a lookup on the enum class costs several times a global's.
+ACTIVE: Final = PlayerStatus.ACTIVE
+ALL_IN: Final = PlayerStatus.ALL_IN
+PROTECTED: Final = PlayerStatus.PROTECTED
+FOLDED: Final = PlayerStatus.FOLDED
 
 RIVER_INDEX = len(STREETS) - 1
-STREET_NAMES = tuple(street.value for street in STREETS)
+DEALT_STREETS: tuple[ev.DealtStreet, ...] = (Street.FLOP, Street.TURN, Street.RIVER)
 
 
 class HandFlow:
@@ -74,7 +75,7 @@ class HandFlow:
         self._stacks = list(self._starting_stacks)
         self._bets = [0] * count
         self._contributed = [0] * count
-        self._status = [ACTIVE] * count
+        self._status: list[PlayerStatus] = [ACTIVE] * count
         self._acted = [False] * count
         self._holes: list[tuple[int, ...]] = [()] * count
         self._board: list[int] = []
@@ -190,7 +191,7 @@ class HandFlow:
         cards = self._deck[first:last]
         self._board.extend(cards)
         self._next_card = last
-        street = STREET_NAMES[self._street_index]
+        street = DEALT_STREETS[self._street_index - 1]
         events.append(ev.street_dealt(street, ev.card_texts(cards), ev.card_texts(self._board)))
 
     def _deal_hole_cards(self, events: list[ev.Event]) -> None:
@@ -204,7 +205,7 @@ class HandFlow:
             events.append(ev.hole_cards_dealt(self._seats[i], ev.card_texts(hole)))
         self._next_card = 4 * count
 
-    def _post(self, i: int, amount: int, blind: str, events: list[ev.Event], dead: bool = False) -> None:
+    def _post(self, i: int, amount: int, blind: ev.BlindKind, events: list[ev.Event], dead: bool = False) -> None:
         """Post a blind or ante; a short stack posts what it has and is all-in (RULES 2.8)."""
         stack = self._stacks[i]
         if not stack:

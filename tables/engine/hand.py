@@ -10,14 +10,18 @@ The mechanics (posting, dealing, rounds, settlement) live in ``flow.py``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from . import events as ev
-from .betting import ACTION_NAMES, Action, ActionKind, LegalActions, Street
+from .betting import STREETS, Action, ActionKind, LegalActions, PlayerStatus, Street, WagerKind
 from .config import HandConfig
 from .errors import IllegalAction
-from .flow import ACTIVE, ALL_IN, PROTECTED, STREET_NAMES, HandFlow
+from .flow import ACTIVE, ALL_IN, PROTECTED, HandFlow
 from .pots import Pot, PotAward
+
+# Bound to module names for the hot path (an enum class lookup costs several times a global's).
+_BET: Final = ActionKind.BET
+_RAISE: Final = ActionKind.RAISE
 
 _NO_CHIPS_TO_RAISE = "You do not have enough chips to raise: you may call all-in or fold"
 _NOBODY_TO_RAISE = "No other player could call a raise: you may only call or fold"
@@ -54,17 +58,17 @@ class Hand(HandFlow):
         config = self.config
         index_of = {seat: i for i, seat in enumerate(self._seats)}
         big_blind = index_of[config.big_blind_seat]
-        events = [ev.hand_started(config)]
+        events: list[ev.Event] = [ev.hand_started(config)]
         if config.big_blind_ante:
-            self._post(big_blind, config.big_blind_ante, ev.BIG_BLIND_ANTE, events, dead=True)
+            self._post(big_blind, config.big_blind_ante, ev.BlindKind.BIG_BLIND_ANTE, events, dead=True)
         if config.small_blind_seat is not None and config.small_blind:
             small_blind = index_of[config.small_blind_seat]
-            self._post(small_blind, config.small_blind, ev.SMALL_BLIND, events)
-        self._post(big_blind, config.big_blind, ev.BIG_BLIND, events)
+            self._post(small_blind, config.small_blind, ev.BlindKind.SMALL_BLIND, events)
+        self._post(big_blind, config.big_blind, ev.BlindKind.BIG_BLIND, events)
         extra = {setup.seat for setup in config.seats if setup.posts_big_blind}
         for i in self._clockwise():
             if self._seats[i] in extra:
-                self._post(i, config.big_blind, ev.EXTRA_BIG_BLIND, events)
+                self._post(i, config.big_blind, ev.BlindKind.EXTRA_BIG_BLIND, events)
         self._deal_hole_cards(events)
         self._advance(big_blind, events)  # RULES 3.2: first to act is left of the big blind
         self._events.extend(events)
@@ -85,10 +89,13 @@ class Hand(HandFlow):
         my_bet = self._bets[i]
         stack = self._stacks[i]
         to_call = self._round.current_bet - my_bet
+        bet_kind: WagerKind | None
+        low: int | None
+        high: int | None
         if self._wager_refusal(i, to_call) is not None:
             bet_kind = low = high = None
         else:
-            bet_kind = "raise" if self._round.current_bet else "bet"
+            bet_kind = _RAISE if self._round.current_bet else _BET
             low, high = self._round.bounds(my_bet, my_bet + stack, self._collected + self._round_total)
         call = to_call if to_call < stack else stack
         return LegalActions(self._seats[i], True, to_call == 0, call, bet_kind, low, high)
@@ -97,7 +104,7 @@ class Hand(HandFlow):
         """Play one action; raises ``IllegalAction`` (state unchanged) if it is not allowed."""
         i, total = self._check(action)
         kind = action.kind
-        street = STREET_NAMES[self._street_index]
+        street = STREETS[self._street_index]
         if kind is ActionKind.FOLD or kind is ActionKind.TIMEOUT:
             event = self._give_up(i, kind, street)
         else:
@@ -115,26 +122,26 @@ class Hand(HandFlow):
             if kind is ActionKind.BET or kind is ActionKind.RAISE:
                 self._round.record_wager(total)
                 self._last_aggressor = i
-            event = ev.player_acted(self._seats[i], street, ACTION_NAMES[kind], put, total, not stack)
-        events = [event]
+            event = ev.player_acted(self._seats[i], street, kind, put, total, not stack)
+        events: list[ev.Event] = [event]
         self._actions.append(action)
         self._advance(i, events)
         self._events.extend(events)
         return events
 
-    def _give_up(self, i: int, kind: ActionKind, street: str) -> ev.Event:
+    def _give_up(self, i: int, kind: ActionKind, street: Street) -> ev.PlayerActed | ev.TimedOut:
         """Fold, or time out (RULES 6.2): folded if nothing is in the pot, else
         all-in at what is in, the rest of the stack kept out of play."""
         seat = self._seats[i]
         if kind is ActionKind.FOLD:
             self._fold(i)
-            return ev.player_acted(seat, street, ACTION_NAMES[kind], 0, self._bets[i], False)
+            return ev.player_acted(seat, street, kind, 0, self._bets[i], False)
         if self._contributed[i]:
             self._status[i] = PROTECTED
             self._active_count -= 1
-            return ev.timed_out(seat, street, ev.BECAME_PROTECTED_ALL_IN)
+            return ev.timed_out(seat, street, ev.Became.PROTECTED_ALL_IN)
         self._fold(i)
-        return ev.timed_out(seat, street, ev.BECAME_FOLD)
+        return ev.timed_out(seat, street, ev.Became.FOLD)
 
     # ----------------------------------------------------------- validation
 
@@ -145,10 +152,10 @@ class Hand(HandFlow):
         if self._over:
             raise IllegalAction("The hand is over")
         legal = self._legal if self._legal_version == len(self._events) else self.legal_actions()
-        assert legal is not None  # a started hand that is not over always has someone to act
+        i = self._to_act
+        assert legal is not None and i is not None  # a started hand that is not over has someone to act
         if action.seat != legal.seat:
             raise IllegalAction(f"It is not seat {action.seat}'s turn")
-        i = self._to_act
         kind = action.kind
         amount = action.amount
         if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
@@ -221,7 +228,7 @@ class Hand(HandFlow):
     @property
     def street(self) -> Street:
         """The current betting round; the last one reached once the hand is over."""
-        return Street(STREET_NAMES[self._street_index])
+        return STREETS[self._street_index]
 
     @property
     def board(self) -> tuple[int, ...]:
@@ -265,8 +272,8 @@ class Hand(HandFlow):
         return dict(zip(self._seats, self._contributed, strict=True))
 
     @property
-    def statuses(self) -> dict[int, str]:
-        """Per seat: "active", "all_in", "protected" (timed out, RULES 6.2) or "folded"."""
+    def statuses(self) -> dict[int, PlayerStatus]:
+        """Per seat: active, all-in, protected (timed out, RULES 6.2) or folded."""
         return dict(zip(self._seats, self._status, strict=True))
 
     @property
@@ -298,14 +305,15 @@ class Hand(HandFlow):
         return self._holes[self._seats.index(seat)]
 
     def to_dict(self) -> dict[str, Any]:
-        """The complete state, JSON-safe, hole cards and deck included (server side only)."""
+        """The complete state, JSON-safe (enum members as their text, as in events), hole cards and
+        deck included (server side only)."""
         return {
             "config": self.config.to_dict(),
             "deck": ev.card_texts(self._deck),
             "actions": [action.to_dict() for action in self._actions],
             "started": self._started,
             "is_over": self._over,
-            "street": STREET_NAMES[self._street_index],
+            "street": ev.text_of(STREETS[self._street_index]),
             "board": ev.card_texts(self._board),
             "to_act": self.to_act,
             "round": self._round.to_dict(),
@@ -317,7 +325,7 @@ class Hand(HandFlow):
                     "stack": self._stacks[i],
                     "bet": self._bets[i],
                     "contributed": self._contributed[i],
-                    "status": self._status[i],
+                    "status": ev.text_of(self._status[i]),
                     "acted": self._acted[i],
                     "hole_cards": ev.card_texts(self._holes[i]),
                 }

@@ -133,6 +133,31 @@ def plan_next_hand(
     button after a dead small blind (further ones are not needed).
     ``candidates`` lists every occupied seat. Raises ``ValueError`` for
     impossible seat numbers.
+
+    Four players at a 6-seat table; seat 1 sat first and has the button of
+    the first hand (RULES 2.1, 2.3):
+
+    >>> seated = [SeatStatus(seat=seat, sat_order=seat) for seat in (1, 2, 3, 4)]
+    >>> plan_next_hand(seat_count=6, candidates=seated)
+    HandPositions(button=1, small_blind_seat=2, big_blind_seat=3, dealt_in=(2, 3, 4, 1), extra_big_blinds=())
+
+    Seat 3, that hand's big blind, leaves (RULES 2.9). The big blind moves
+    on to seat 4; the small blind would be seat 3's, so it is dead; the
+    button goes to seat 2, where the small blind was:
+
+    >>> first = PlayedPositions(button=1, small_blind_seat=2, big_blind_seat=3)
+    >>> staying = [status for status in seated if status.seat != 3]
+    >>> plan_next_hand(seat_count=6, previous=[first], candidates=staying)
+    HandPositions(button=2, small_blind_seat=None, big_blind_seat=4, dealt_in=(4, 1, 2), extra_big_blinds=())
+
+    The hand after: seat 4 posts the small blind, seat 1 the big blind, and
+    the button is dead on the empty seat 3, where the small blind would have
+    been, so seat 2 acts last:
+
+    >>> second = PlayedPositions(button=2, small_blind_seat=None, big_blind_seat=4)
+    >>> third = plan_next_hand(seat_count=6, previous=[second, first], candidates=staying)
+    >>> third.button, third.small_blind_seat, third.big_blind_seat, third.has_dead_button
+    (3, 4, 1, True)
     """
     _check_seats(seat_count, previous, candidates)
     ready = [status for status in candidates if status.ready]
@@ -191,12 +216,12 @@ def _plan_running_game(
     big_blind = clock.next_of([status.seat for status in ready], after=last.big_blind_seat)
     if big_blind in regulars and len(regulars) == 2:
         # Step 5, heads-up: the other regular has the button and posts the small blind.
-        button = clock.next_of(regulars, after=big_blind)
+        heads_up_button = clock.next_of(regulars, after=big_blind)
         return HandPositions(
-            button=button,
-            small_blind_seat=button,
+            button=heads_up_button,
+            small_blind_seat=heads_up_button,
             big_blind_seat=big_blind,
-            dealt_in=clock.order_from(regulars, after=button),
+            dealt_in=clock.order_from(regulars, after=heads_up_button),
             extra_big_blinds=(),
         )
 

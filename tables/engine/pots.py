@@ -53,6 +53,20 @@ def layer_pots(
     (RULES 4.1). Players still able to bet can win every pot: they will
     match any bet or fold. Folded players' chips stay in the pots, but they
     are never eligible. Empty layers are skipped.
+
+    Player 0 is all-in for 20, players 1 and 2 put in 50 each and player 3
+    folded after putting in 10. The main pot holds 20 from each of the first
+    three and the folded 10; the 30 more from players 1 and 2 make a side
+    pot player 0 cannot win (RULES 4.1, 4.2):
+
+    >>> layer_pots([20, 50, 50, 10], in_hand=[True, True, True, False], capped=[True, False, False, False])
+    [(70, [0, 1, 2]), (60, [1, 2])]
+
+    Two all-ins at different levels make two side pots; the players who can
+    still bet are eligible for all of them:
+
+    >>> layer_pots([10, 30, 60, 60], in_hand=[True] * 4, capped=[True, True, False, False])
+    [(40, [0, 1, 2, 3]), (60, [1, 2, 3]), (60, [2, 3])]
     """
     count = len(contributed)
     top = max(contributed)

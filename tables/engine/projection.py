@@ -8,10 +8,16 @@ None) sees no hole card until it is shown. Mucked hands are never revealed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from . import events as ev
 from .hand import Hand
+
+# The types these loops look for, under module names: they run over every event of a hand for
+# every screen, and a lookup on the enum class costs several times a global's.
+_HOLE_CARDS_DEALT: Final = ev.EventType.HOLE_CARDS_DEALT
+_HAND_SHOWN: Final = ev.EventType.HAND_SHOWN
+_HANDS_TURNED_UP: Final = ev.EventType.HANDS_TURNED_UP
 
 
 def visible_events(events: Iterable[ev.Event], viewer_seat: int | None) -> list[ev.Event]:
@@ -20,9 +26,9 @@ def visible_events(events: Iterable[ev.Event], viewer_seat: int | None) -> list[
     Another seat's ``hole_cards_dealt`` keeps its place (the deal is public)
     but its ``cards`` become None. Other events are public and passed as is.
     """
-    visible = []
+    visible: list[ev.Event] = []
     for event in events:
-        if event["type"] in ev.PRIVATE_EVENT_TYPES and event["seat"] != viewer_seat:
+        if event["type"] == _HOLE_CARDS_DEALT and event["seat"] != viewer_seat:
             event = {**event, "cards": None}
         visible.append(event)
     return visible
@@ -32,9 +38,9 @@ def revealed_cards(events: Iterable[ev.Event]) -> dict[int, list[str]]:
     """Hole cards made public so far, per seat (shown, or turned up all-in)."""
     revealed: dict[int, list[str]] = {}
     for event in events:
-        if event["type"] == ev.HAND_SHOWN:
+        if event["type"] == _HAND_SHOWN:
             revealed[event["seat"]] = event["cards"]
-        elif event["type"] == ev.HANDS_TURNED_UP:
+        elif event["type"] == _HANDS_TURNED_UP:
             for shown in event["hands"]:
                 revealed[shown["seat"]] = shown["cards"]
     return revealed

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 
-from tables.engine import events as ev
+from tables.engine.events import EventType
 from tables.models import HandEvent, HandPlayer
 
 from .game import game_name, stakes_label
@@ -41,7 +41,9 @@ def played_hands_page(user, page_number) -> Page:
 
 def _played_hands(rows: list[HandPlayer]) -> list[PlayedHand]:
     seat_of = {row.hand_id: row.seat for row in rows}
-    deals = HandEvent.objects.filter(hand_id__in=seat_of, type=ev.HOLE_CARDS_DEALT).values_list("hand_id", "payload")
+    deals = HandEvent.objects.filter(hand_id__in=seat_of, type=EventType.HOLE_CARDS_DEALT).values_list(
+        "hand_id", "payload"
+    )
     # Only the player's own deal is read: other seats' cards never leave this function.
     own_cards = {hand_id: payload["cards"] for hand_id, payload in deals if payload["seat"] == seat_of[hand_id]}
     return [

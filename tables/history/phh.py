@@ -19,13 +19,15 @@ Only Pot Limit hands are written: PHH has no fixed-limit Omaha High variant
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
+from typing import Any
 
-from tables.engine import Variant
-from tables.engine import events as ev
+from tables.engine import ActionKind, Variant
+from tables.engine.events import Became, BlindKind, EventType
+from tables.presentation.wording import card_row, player_names
 
 from .access import HandRecord
-from .game import player_names
 
 POT_LIMIT_OMAHA = "PO"
 UNKNOWN_HOLE_CARDS = "????????"
@@ -39,7 +41,7 @@ class PhhUnavailable(Exception):
 def phh_text(record: HandRecord) -> str:
     """The PHH text of a complete hand; raises ``PhhUnavailable`` for a hand PHH cannot express."""
     started = record.events[0]
-    if started["variant"] != Variant.POT_LIMIT.value:
+    if started["variant"] != Variant.POT_LIMIT:
         raise PhhUnavailable("PHH has no fixed-limit Omaha High variant: export Limit hands as PokerStars text.")
     order = _players_in_phh_order(started)
     player = {seat: f"p{k}" for k, seat in enumerate(order, start=1)}
@@ -72,16 +74,18 @@ def phh_text(record: HandRecord) -> str:
     return "".join(f"{key} = {value}\n" for key, value in fields)
 
 
-def _players_in_phh_order(started: dict) -> list[int]:
+def _players_in_phh_order(started: Any) -> list[int]:
     """Seats clockwise from the one left of the button, the button last."""
     seats = [entry["seat"] for entry in started["seats"]]  # ascending: clockwise from seat 1
     first = next((k for k, seat in enumerate(seats) if seat > started["button"]), 0)
     return seats[first:] + seats[:first]
 
 
-def _blinds_or_straddles(events: list[dict], order: list[int]) -> list[int]:
+def _blinds_or_straddles(events: list[Any], order: list[int]) -> list[int]:
     started = events[0]
-    coming_in = {e["seat"] for e in events if e["type"] == ev.BLIND_POSTED and e["blind"] == ev.EXTRA_BIG_BLIND}
+    coming_in = {
+        e["seat"] for e in events if e["type"] == EventType.BLIND_POSTED and e["blind"] == BlindKind.EXTRA_BIG_BLIND
+    }
 
     def posted_by(seat: int) -> int:
         if seat == started["small_blind_seat"]:
@@ -93,7 +97,7 @@ def _blinds_or_straddles(events: list[dict], order: list[int]) -> list[int]:
     return _swapped_heads_up([posted_by(seat) for seat in order])
 
 
-def _antes(started: dict, order: list[int]) -> list[int]:
+def _antes(started: Any, order: list[int]) -> list[int]:
     return _swapped_heads_up([started["big_blind_ante"] if seat == started["big_blind_seat"] else 0 for seat in order])
 
 
@@ -102,41 +106,84 @@ def _swapped_heads_up(amounts: list[int]) -> list[int]:
     return amounts[::-1] if len(amounts) == 2 else amounts
 
 
-def _actions(events: list[dict], player: dict[int, str]) -> list[str]:
+def _actions(events: list[Any], player: dict[int, str]) -> list[str]:
     turned_up: set[int] = set()
-    actions = []
+    actions: list[str] = []
     for event in events:
-        kind = event["type"]
-        if kind == ev.HOLE_CARDS_DEALT:
-            cards = UNKNOWN_HOLE_CARDS if event["cards"] is None else "".join(event["cards"])
-            actions.append(f"d dh {player[event['seat']]} {cards}")
-        elif kind == ev.STREET_DEALT:
-            actions.append(f"d db {''.join(event['cards'])}")
-        elif kind == ev.PLAYER_ACTED:
-            actions.append(f"{player[event['seat']]} {_betting_word(event)}")
-        elif kind == ev.TIMED_OUT:
-            if event["became"] != ev.BECAME_FOLD:
-                raise PhhUnavailable(
-                    "A player ran out of time with chips in the pot and stayed in all-in (RULES 6.2): "
-                    "PHH cannot express that. Export this hand as PokerStars text."
-                )
-            actions.append(f"{player[event['seat']]} f")
-        elif kind == ev.HANDS_TURNED_UP:
-            for shown in event["hands"]:
-                turned_up.add(shown["seat"])
-                actions.append(f"{player[shown['seat']]} sm {''.join(shown['cards'])}")
-        elif kind == ev.HAND_SHOWN and event["seat"] not in turned_up:
-            actions.append(f"{player[event['seat']]} sm {''.join(event['cards'])}")
-        elif kind == ev.HAND_MUCKED:
-            actions.append(f"{player[event['seat']]} sm")
+        actions.extend(PHH_ACTIONS[event["type"]](event, player, turned_up))
     return actions
 
 
-def _betting_word(event: dict) -> str:
+# Each event's PHH actions: ``(event, player, turned_up)`` -> the action lines. ``player`` maps a
+# seat to its PHH name; ``turned_up`` holds the seats whose cards are already shown (all-in).
+_PhhAction = Callable[[Any, dict[int, str], set[int]], list[str]]
+
+
+def _nothing(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    """Not an action in PHH: the fields say it (the stacks, blinds and antes), or PokerKit works it out
+    (an uncalled bet returned, the pots, the end)."""
+    return []
+
+
+def _hole_cards_dealt(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    cards = UNKNOWN_HOLE_CARDS if event["cards"] is None else card_row(event["cards"], separator="")
+    return [f"d dh {player[event['seat']]} {cards}"]
+
+
+def _street_dealt(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    return [f"d db {card_row(event['cards'], separator='')}"]
+
+
+def _player_acted(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    return [f"{player[event['seat']]} {_betting_word(event)}"]
+
+
+def _timed_out(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    if event["became"] != Became.FOLD:
+        raise PhhUnavailable(
+            "A player ran out of time with chips in the pot and stayed in all-in (RULES 6.2): "
+            "PHH cannot express that. Export this hand as PokerStars text."
+        )
+    return [f"{player[event['seat']]} f"]
+
+
+def _hands_turned_up(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    turned_up.update(shown["seat"] for shown in event["hands"])
+    return [f"{player[shown['seat']]} sm {card_row(shown['cards'], separator='')}" for shown in event["hands"]]
+
+
+def _hand_shown(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    if event["seat"] in turned_up:
+        return []  # shown already, when the hands were turned up
+    return [f"{player[event['seat']]} sm {card_row(event['cards'], separator='')}"]
+
+
+def _hand_mucked(event: Any, player: dict[int, str], turned_up: set[int]) -> list[str]:
+    return [f"{player[event['seat']]} sm"]
+
+
+PHH_ACTIONS: dict[EventType, _PhhAction] = {
+    EventType.HAND_STARTED: _nothing,
+    EventType.BLIND_POSTED: _nothing,
+    EventType.HOLE_CARDS_DEALT: _hole_cards_dealt,
+    EventType.PLAYER_ACTED: _player_acted,
+    EventType.TIMED_OUT: _timed_out,
+    EventType.UNCALLED_BET_RETURNED: _nothing,
+    EventType.STREET_DEALT: _street_dealt,
+    EventType.HANDS_TURNED_UP: _hands_turned_up,
+    EventType.HAND_SHOWN: _hand_shown,
+    EventType.HAND_MUCKED: _hand_mucked,
+    EventType.POT_AWARDED: _nothing,
+    EventType.HAND_ENDED: _nothing,
+}
+"""Every event type's PHH actions (``_nothing``: none)."""
+
+
+def _betting_word(event: Any) -> str:
     kind = event["kind"]
-    if kind == "fold":
+    if kind == ActionKind.FOLD:
         return "f"
-    if kind in ("check", "call"):
+    if kind in (ActionKind.CHECK, ActionKind.CALL):
         return "cc"
     return f"cbr {event['total']}"
 

@@ -7,25 +7,28 @@ only when shown. Play money: amounts are plain chip counts, times are UTC.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC
+from typing import Any
 
-from tables.engine import Variant
-from tables.engine import events as ev
+from tables.engine import ActionKind, Street, Variant
+from tables.engine.events import Became, BlindKind, EventType
+from tables.presentation.wording import STREET_TITLES, all_in_clause, bracketed_cards, card_row, player_names
 
 from .access import HandRecord
-from .game import player_names, stakes_label
+from .game import stakes_label
 
-GAME_NAMES = {Variant.LIMIT.value: "Omaha Limit", Variant.POT_LIMIT.value: "Omaha Pot Limit"}
+GAME_NAMES = {Variant.LIMIT: "Omaha Limit", Variant.POT_LIMIT: "Omaha Pot Limit"}
 BLIND_LINES = {
-    ev.SMALL_BLIND: "posts small blind",
-    ev.BIG_BLIND: "posts big blind",
-    ev.EXTRA_BIG_BLIND: "posts big blind",
-    ev.BIG_BLIND_ANTE: "posts the ante",
+    BlindKind.SMALL_BLIND: "posts small blind",
+    BlindKind.BIG_BLIND: "posts big blind",
+    BlindKind.EXTRA_BIG_BLIND: "posts big blind",
+    BlindKind.BIG_BLIND_ANTE: "posts the ante",
 }
-STREET_HEADERS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
-FOLDED_ON = {"preflop": "before Flop", "flop": "on the Flop", "turn": "on the Turn", "river": "on the River"}
+# PokerStars' street headers ("*** FLOP ***") and where a player folded ("folded on the Turn").
+STREET_HEADERS = {street: STREET_TITLES[street].upper() for street in (Street.FLOP, Street.TURN, Street.RIVER)}
+FOLDED_ON = {street: f"on the {STREET_TITLES[street]}" for street in Street} | {Street.PREFLOP: "before Flop"}
 # PokerStars separates the hands of a file by blank lines.
 HAND_SEPARATOR = "\n\n\n"
 
@@ -36,9 +39,10 @@ def pokerstars_texts(records: Iterable[HandRecord]) -> str:
 
 def pokerstars_text(record: HandRecord) -> str:
     started, hand = record.events[0], record.hand
-    writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == ev.POT_AWARDED))
+    pot_awarded = EventType.POT_AWARDED
+    writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == pot_awarded))
     for event in record.events:
-        getattr(writer, f"_on_{event['type']}")(event)
+        LINE_WRITERS[event["type"]](writer, event)
     when = hand.started_at.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
     header = [
         f"PokerStars Hand #{hand.pk}:  {GAME_NAMES[started['variant']]} ({stakes_label(started)}) - {when} UTC",
@@ -52,7 +56,7 @@ class _Player:
     name: str
     position: str = ""
     put_in: int = 0
-    folded_on: str | None = None
+    folded_on: Street | None = None
     cards: str | None = None
     shown_as: str | None = None
     won: int = 0
@@ -61,7 +65,7 @@ class _Player:
 class _Writer:
     """Turns events into the body lines, remembering what the summary needs."""
 
-    def __init__(self, started: dict, pot_count: int) -> None:
+    def __init__(self, started: Any, pot_count: int) -> None:
         self.players = {seat: _Player(name) for seat, name in player_names(started).items()}
         self.lines = [
             f"Seat {entry['seat']}: {self.players[entry['seat']].name} ({entry['stack']} in chips)"
@@ -78,74 +82,79 @@ class _Writer:
                 self.players[seat].position += f" {label}"
         self.pot_names = _pot_names(pot_count)
         self.pots: list[int] = []
-        self.street = "preflop"
+        self.street = Street.PREFLOP
         self.high_bet = started["big_blind"]  # pre-flop the big blind is the bet to call or raise
         self.board: list[str] = []
         self.in_showdown = False
 
-    def _say(self, event: dict, text: str) -> None:
-        self.lines.append(f"{self.players[event['seat']].name}: {text}{_all_in(event)}")
+    def _say(self, event: Any, text: str) -> None:
+        self.lines.append(f"{self.players[event['seat']].name}: {text}{all_in_clause(event)}")
 
-    # One handler per event type (events.py).
+    # One handler per event type (events.py), listed in LINE_WRITERS below.
 
-    def _on_hand_started(self, event: dict) -> None:
+    def _on_hand_started(self, event: Any) -> None:
         pass  # written as the header and the seat lines
 
-    def _on_blind_posted(self, event: dict) -> None:
+    def _on_blind_posted(self, event: Any) -> None:
         self.players[event["seat"]].put_in += event["amount"]
         self._say(event, f"{BLIND_LINES[event['blind']]} {event['amount']}")
 
-    def _on_hole_cards_dealt(self, event: dict) -> None:
+    def _on_hole_cards_dealt(self, event: Any) -> None:
         if "*** HOLE CARDS ***" not in self.lines:
             self.lines.append("*** HOLE CARDS ***")
         if event["cards"] is not None:
             player = self.players[event["seat"]]
-            player.cards = _cards(event["cards"])
+            player.cards = bracketed_cards(event["cards"])
             self.lines.append(f"Dealt to {player.name} {player.cards}")
 
-    def _on_player_acted(self, event: dict) -> None:
+    def _on_player_acted(self, event: Any) -> None:
         kind, total = event["kind"], event["total"]
         self.players[event["seat"]].put_in += event["amount"]
-        if kind == "fold":
+        if kind == ActionKind.FOLD:
             self.players[event["seat"]].folded_on = self.street
             self._say(event, "folds")
-        elif kind == "raise":
+        elif kind == ActionKind.RAISE:
             self._say(event, f"raises {total - self.high_bet} to {total}")
             self.high_bet = total
         else:
             self.high_bet = max(self.high_bet, total)
-            self._say(event, {"check": "checks", "call": f"calls {event['amount']}", "bet": f"bets {total}"}[kind])
+            words = {
+                ActionKind.CHECK: "checks",
+                ActionKind.CALL: f"calls {event['amount']}",
+                ActionKind.BET: f"bets {total}",
+            }
+            self._say(event, words[kind])
 
-    def _on_timed_out(self, event: dict) -> None:
+    def _on_timed_out(self, event: Any) -> None:
         player = self.players[event["seat"]]
         self.lines.append(f"{player.name} has timed out")
-        if event["became"] == ev.BECAME_FOLD:
+        if event["became"] == Became.FOLD:
             player.folded_on = self.street
             self.lines.append(f"{player.name}: folds")
         else:
             self.lines.append(f"{player.name} is all-in with the chips already in the pot")
 
-    def _on_uncalled_bet_returned(self, event: dict) -> None:
+    def _on_uncalled_bet_returned(self, event: Any) -> None:
         self.lines.append(f"Uncalled bet ({event['amount']}) returned to {self.players[event['seat']].name}")
 
-    def _on_street_dealt(self, event: dict) -> None:
+    def _on_street_dealt(self, event: Any) -> None:
         self.street = event["street"]
         self.high_bet = 0
-        before = f"{_cards(self.board)} " if self.board else ""
+        before = f"{bracketed_cards(self.board)} " if self.board else ""
         self.board = event["board"]
-        self.lines.append(f"*** {STREET_HEADERS[self.street]} *** {before}{_cards(event['cards'])}")
+        self.lines.append(f"*** {STREET_HEADERS[self.street]} *** {before}{bracketed_cards(event['cards'])}")
 
-    def _on_hands_turned_up(self, event: dict) -> None:
+    def _on_hands_turned_up(self, event: Any) -> None:
         pass  # PokerStars shows these hands at the showdown, where the engine shows them again
 
-    def _on_hand_shown(self, event: dict) -> None:
+    def _on_hand_shown(self, event: Any) -> None:
         self._open_showdown()
         player = self.players[event["seat"]]
-        player.cards = _cards(event["cards"])
-        player.shown_as = f"{event['category'].lower()}, {' '.join(event['best_five'])}"
+        player.cards = bracketed_cards(event["cards"])
+        player.shown_as = f"{event['category'].lower()}, {card_row(event['best_five'])}"
         self.lines.append(f"{player.name}: shows {player.cards} ({player.shown_as})")
 
-    def _on_hand_mucked(self, event: dict) -> None:
+    def _on_hand_mucked(self, event: Any) -> None:
         self._open_showdown()
         self.lines.append(f"{self.players[event['seat']].name}: mucks hand")
 
@@ -154,14 +163,14 @@ class _Writer:
             self.in_showdown = True
             self.lines.append("*** SHOW DOWN ***")
 
-    def _on_pot_awarded(self, event: dict) -> None:
+    def _on_pot_awarded(self, event: Any) -> None:
         self.pots.append(event["amount"])
         for winner in event["winners"]:
             player = self.players[winner["seat"]]
             player.won += winner["amount"]
             self.lines.append(f"{player.name} collected {winner['amount']} from {self.pot_names[event['pot_index']]}")
 
-    def _on_hand_ended(self, event: dict) -> None:
+    def _on_hand_ended(self, event: Any) -> None:
         pass  # the summary follows
 
     def summary(self) -> list[str]:
@@ -170,15 +179,32 @@ class _Writer:
             total += "".join(f" {self.pot_names[k].capitalize()} {amount}." for k, amount in enumerate(self.pots))
         lines = ["*** SUMMARY ***", f"{total} | Rake 0"]
         if self.board:
-            lines.append(f"Board {_cards(self.board)}")
+            lines.append(f"Board {bracketed_cards(self.board)}")
         for seat, player in self.players.items():
             lines.append(f"Seat {seat}: {player.name}{player.position} {_outcome(player)}")
         return lines
 
 
+LINE_WRITERS: dict[EventType, Callable[[_Writer, Any], None]] = {
+    EventType.HAND_STARTED: _Writer._on_hand_started,
+    EventType.BLIND_POSTED: _Writer._on_blind_posted,
+    EventType.HOLE_CARDS_DEALT: _Writer._on_hole_cards_dealt,
+    EventType.PLAYER_ACTED: _Writer._on_player_acted,
+    EventType.TIMED_OUT: _Writer._on_timed_out,
+    EventType.UNCALLED_BET_RETURNED: _Writer._on_uncalled_bet_returned,
+    EventType.STREET_DEALT: _Writer._on_street_dealt,
+    EventType.HANDS_TURNED_UP: _Writer._on_hands_turned_up,
+    EventType.HAND_SHOWN: _Writer._on_hand_shown,
+    EventType.HAND_MUCKED: _Writer._on_hand_mucked,
+    EventType.POT_AWARDED: _Writer._on_pot_awarded,
+    EventType.HAND_ENDED: _Writer._on_hand_ended,
+}
+"""Every event type's PokerStars lines (some write none: see each handler)."""
+
+
 def _outcome(player: _Player) -> str:
     if player.folded_on is not None:
-        didnt_bet = " (didn't bet)" if player.folded_on == "preflop" and not player.put_in else ""
+        didnt_bet = " (didn't bet)" if player.folded_on == Street.PREFLOP and not player.put_in else ""
         return f"folded {FOLDED_ON[player.folded_on]}{didnt_bet}"
     if player.shown_as is not None:
         result = f"won ({player.won})" if player.won else "lost"
@@ -195,11 +221,3 @@ def _pot_names(pot_count: int) -> list[str]:
     if pot_count == 2:
         return ["main pot", "side pot"]
     return ["main pot", *(f"side pot-{k}" for k in range(1, pot_count))]
-
-
-def _cards(cards) -> str:
-    return "[" + " ".join(cards) + "]"
-
-
-def _all_in(event: dict) -> str:
-    return " and is all-in" if event.get("all_in") else ""

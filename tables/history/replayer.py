@@ -2,24 +2,36 @@
 
 Pure functions over the events one viewer may see (see ``access``): a hole
 card deal whose ``cards`` are None is another player's and stays hidden; the
-cards of a hand shown or turned up become known from that step on.
+cards of a hand shown or turned up become known from that step on. Each
+step's text is the event's sentence in ``tables.presentation.wording``; here
+each event changes the table (``TABLE_CHANGES``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from tables.engine import events as ev
-
-from .game import player_names
-
-STREET_TITLES = {"preflop": "Pre-flop", "flop": "Flop", "turn": "Turn", "river": "River"}
-BLIND_NAMES = {
-    ev.SMALL_BLIND: "the small blind",
-    ev.BIG_BLIND: "the big blind",
-    ev.EXTRA_BIG_BLIND: "a big blind to come in",
-    ev.BIG_BLIND_ANTE: "the big blind ante",
-}
+from tables.engine import ActionKind, Street
+from tables.engine.events import (
+    Became,
+    BlindKind,
+    BlindPosted,
+    Event,
+    EventType,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HandsTurnedUp,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    StreetDealt,
+    TimedOut,
+    UncalledBetReturned,
+)
+from tables.presentation.wording import STREET_TITLES, HandWords, player_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +58,7 @@ class Step:
     """
 
     number: int
-    street: str
+    street: Street
     text: str
     board: tuple[str, ...]
     pot: int
@@ -83,16 +95,18 @@ class Replay:
     dead_button: int | None = None
 
 
-def replay(events: list[dict]) -> Replay:
+def replay(events: list[Event]) -> Replay:
     """Turn the events (first ``hand_started``) into steps and results."""
-    pot_count = sum(1 for event in events if event["type"] == ev.POT_AWARDED)
-    table = _Table(events[0], pot_count)
+    started = events[0]
+    assert started["type"] == EventType.HAND_STARTED
+    words = HandWords.of(events)
+    table = _Table(started)
     steps = []
     for number, event in enumerate(events):
-        text = table.apply(event)
-        steps.append(table.snapshot(number, text, actor=event.get("seat")))
-    results = table.results() if events[-1]["type"] == ev.HAND_ENDED else ()
-    button = events[0]["button"]
+        TABLE_CHANGES[event["type"]](table, event)
+        steps.append(table.snapshot(number, words.sentence(event), actor=event.get("seat")))
+    results = table.results() if events[-1]["type"] == EventType.HAND_ENDED else ()
+    button = started["button"]
     return Replay(tuple(steps), results, dead_button=None if button in table.seats else button)
 
 
@@ -113,11 +127,10 @@ class _Seat:
 class _Table:
     """The table as the events so far leave it."""
 
-    started: dict
-    pot_count: int
+    started: HandStarted
     seats: dict[int, _Seat] = field(init=False)
     board: tuple[str, ...] = ()
-    street: str = "preflop"
+    street: Street = Street.PREFLOP
     collected: int = 0
 
     def __post_init__(self) -> None:
@@ -126,10 +139,6 @@ class _Table:
             entry["seat"]: _Seat(entry["seat"], names[entry["seat"]], entry["stack"], entry["stack"])
             for entry in self.started["seats"]
         }
-
-    def apply(self, event: dict) -> str:
-        """Change the table by one event and say what happened."""
-        return getattr(self, f"_on_{event['type']}")(event)
 
     def snapshot(self, number: int, text: str, actor: int | None) -> Step:
         return Step(
@@ -161,132 +170,104 @@ class _Table:
             for s in self.seats.values()
         )
 
-    def _name(self, event: dict) -> str:
-        return self.seats[event["seat"]].name
-
-    def _put_in(self, seat: _Seat, amount: int, all_in: bool) -> None:
+    def put_in(self, seat: _Seat, amount: int, all_in: bool) -> None:
         seat.stack -= amount
         seat.bet += amount
         seat.all_in = seat.all_in or all_in
 
-    def _collect_bets(self) -> None:
+    def collect_bets(self) -> None:
         for seat in self.seats.values():
             self.collected += seat.bet
             seat.bet = 0
 
-    # One handler per event type (events.py), each returning the step's text.
 
-    def _on_hand_started(self, event: dict) -> str:
-        stakes = f"blinds {event['small_blind']}/{event['big_blind']}"
-        if event["big_bet"]:
-            stakes += f", bets {event['big_blind']}/{event['big_bet']}"
-        # After a departure the button may be dead, or the small blind (RULES 2.9).
-        button = self.seats.get(event["button"])
-        if button is None:
-            dead = f"the button is dead on seat {event['button']} (nobody is dealt in from it)"
-            text = f"The hand starts: {dead}; {stakes}."
-        else:
-            text = f"The hand starts: {button.name} (seat {button.seat}) has the button; {stakes}."
-        if event["small_blind_seat"] is None:
-            text += " Nobody posts the small blind (dead small blind)."
-        return text
+# How each event changes the table (events.py); the step's text is its sentence in ``wording``.
 
-    def _on_blind_posted(self, event: dict) -> str:
-        seat = self.seats[event["seat"]]
-        if event["blind"] == ev.BIG_BLIND_ANTE:
-            seat.stack -= event["amount"]
-            self.collected += event["amount"]  # dead money, not part of the bet
-            seat.all_in = seat.all_in or event["all_in"]
-        else:
-            self._put_in(seat, event["amount"], event["all_in"])
-        return f"{seat.name} posts {BLIND_NAMES[event['blind']]}: {event['amount']}{_all_in(event)}."
 
-    def _on_hole_cards_dealt(self, event: dict) -> str:
-        seat = self.seats[event["seat"]]
-        if event["cards"] is None:
-            return f"{seat.name} is dealt four cards."
-        seat.cards = tuple(event["cards"])
-        return f"{seat.name} is dealt {_cards(seat.cards)}."
+def _unchanged(table: _Table, event: Any) -> None:
+    pass  # hand_started set the table up; hand_ended changes nothing more
 
-    def _on_player_acted(self, event: dict) -> str:
-        seat = self.seats[event["seat"]]
-        kind = event["kind"]
-        if kind == "fold":
-            seat.folded = True
-            return f"{seat.name} folds."
-        self._put_in(seat, event["amount"], event["all_in"])
-        words = {
-            "check": "checks",
-            "call": f"calls {event['amount']}",
-            "bet": f"bets {event['total']}",
-            "raise": f"raises to {event['total']}",
-        }[kind]
-        return f"{seat.name} {words}{_all_in(event)}."
 
-    def _on_timed_out(self, event: dict) -> str:
-        seat = self.seats[event["seat"]]
-        if event["became"] == ev.BECAME_FOLD:
-            seat.folded = True
-            return f"{seat.name} ran out of time and is folded."
+def _blind_posted(table: _Table, event: BlindPosted) -> None:
+    seat = table.seats[event["seat"]]
+    if event["blind"] == BlindKind.BIG_BLIND_ANTE:
+        seat.stack -= event["amount"]
+        table.collected += event["amount"]  # dead money, not part of the bet
+        seat.all_in = seat.all_in or event["all_in"]
+    else:
+        table.put_in(seat, event["amount"], event["all_in"])
+
+
+def _hole_cards_dealt(table: _Table, event: HoleCardsDealt) -> None:
+    if event["cards"] is not None:
+        table.seats[event["seat"]].cards = tuple(event["cards"])
+
+
+def _player_acted(table: _Table, event: PlayerActed) -> None:
+    seat = table.seats[event["seat"]]
+    if event["kind"] == ActionKind.FOLD:
+        seat.folded = True
+    else:
+        table.put_in(seat, event["amount"], event["all_in"])
+
+
+def _timed_out(table: _Table, event: TimedOut) -> None:
+    seat = table.seats[event["seat"]]
+    if event["became"] == Became.FOLD:
+        seat.folded = True
+    else:
         seat.all_in = True
-        return f"{seat.name} ran out of time and stays in, all-in with the chips already in the pot."
-
-    def _on_uncalled_bet_returned(self, event: dict) -> str:
-        seat = self.seats[event["seat"]]
-        seat.stack += event["amount"]
-        seat.bet -= event["amount"]
-        seat.all_in = seat.all_in and seat.stack == 0
-        return f"The uncalled {event['amount']} goes back to {seat.name}."
-
-    def _on_street_dealt(self, event: dict) -> str:
-        self._collect_bets()
-        self.street = event["street"]
-        self.board = tuple(event["board"])
-        return f"{STREET_TITLES[self.street]}: {_cards(event['cards'])}."
-
-    def _on_hands_turned_up(self, event: dict) -> str:
-        self._collect_bets()
-        for hand in event["hands"]:
-            self.seats[hand["seat"]].cards = tuple(hand["cards"])
-        shown = "; ".join(f"{self.seats[hand['seat']].name} {_cards(hand['cards'])}" for hand in event["hands"])
-        return f"All-in with no more betting: the hands are turned up ({shown})."
-
-    def _on_hand_shown(self, event: dict) -> str:
-        self._collect_bets()
-        seat = self.seats[event["seat"]]
-        seat.cards = tuple(event["cards"])
-        return f"{seat.name} shows {_cards(seat.cards)}: {event['category'].lower()}, {_cards(event['best_five'])}."
-
-    def _on_hand_mucked(self, event: dict) -> str:
-        self._collect_bets()
-        return f"{self._name(event)} mucks."
-
-    def _on_pot_awarded(self, event: dict) -> str:
-        self._collect_bets()
-        self.collected -= event["amount"]
-        for winner in event["winners"]:
-            seat = self.seats[winner["seat"]]
-            seat.stack += winner["amount"]
-            seat.won += winner["amount"]
-        pot = _pot_name(event["pot_index"], self.pot_count)
-        shares = ", ".join(f"{self.seats[w['seat']].name} wins {w['amount']}" for w in event["winners"])
-        return f"The {pot} ({event['amount']}): {shares}."
-
-    def _on_hand_ended(self, event: dict) -> str:
-        changes = ", ".join(f"{s.name} {s.stack - s.starting_stack:+d}" for s in self.seats.values())
-        return f"The hand is over: {changes}."
 
 
-def _pot_name(pot_index: int, pot_count: int) -> str:
-    """ "pot" when there is one, else "main pot", "side pot 1", "side pot 2"..."""
-    if pot_count == 1:
-        return "pot"
-    return "main pot" if pot_index == 0 else f"side pot {pot_index}"
+def _uncalled_bet_returned(table: _Table, event: UncalledBetReturned) -> None:
+    seat = table.seats[event["seat"]]
+    seat.stack += event["amount"]
+    seat.bet -= event["amount"]
+    seat.all_in = seat.all_in and seat.stack == 0
 
 
-def _cards(cards) -> str:
-    return "[" + " ".join(cards) + "]"
+def _street_dealt(table: _Table, event: StreetDealt) -> None:
+    table.collect_bets()
+    table.street = event["street"]
+    table.board = tuple(event["board"])
 
 
-def _all_in(event: dict) -> str:
-    return " and is all-in" if event["all_in"] else ""
+def _hands_turned_up(table: _Table, event: HandsTurnedUp) -> None:
+    table.collect_bets()
+    for hand in event["hands"]:
+        table.seats[hand["seat"]].cards = tuple(hand["cards"])
+
+
+def _hand_shown(table: _Table, event: HandShown) -> None:
+    table.collect_bets()
+    table.seats[event["seat"]].cards = tuple(event["cards"])
+
+
+def _hand_mucked(table: _Table, event: HandMucked) -> None:
+    table.collect_bets()
+
+
+def _pot_awarded(table: _Table, event: PotAwarded) -> None:
+    table.collect_bets()
+    table.collected -= event["amount"]
+    for winner in event["winners"]:
+        seat = table.seats[winner["seat"]]
+        seat.stack += winner["amount"]
+        seat.won += winner["amount"]
+
+
+TABLE_CHANGES: dict[EventType, Callable[[_Table, Any], None]] = {
+    EventType.HAND_STARTED: _unchanged,
+    EventType.BLIND_POSTED: _blind_posted,
+    EventType.HOLE_CARDS_DEALT: _hole_cards_dealt,
+    EventType.PLAYER_ACTED: _player_acted,
+    EventType.TIMED_OUT: _timed_out,
+    EventType.UNCALLED_BET_RETURNED: _uncalled_bet_returned,
+    EventType.STREET_DEALT: _street_dealt,
+    EventType.HANDS_TURNED_UP: _hands_turned_up,
+    EventType.HAND_SHOWN: _hand_shown,
+    EventType.HAND_MUCKED: _hand_mucked,
+    EventType.POT_AWARDED: _pot_awarded,
+    EventType.HAND_ENDED: _unchanged,
+}
+"""Every event type's change to the table."""

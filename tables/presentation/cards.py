@@ -38,8 +38,3 @@ def card_view(text: str, highlighted: bool = False) -> CardView:
 def card_views(texts: Iterable[str], highlight: Iterable[str] = ()) -> list[CardView]:
     winners = set(highlight)
     return [card_view(text, text in winners) for text in texts]
-
-
-def spoken(cards: Iterable[CardView]) -> str:
-    """ "King of diamonds, Ten of hearts": a whole hand for one aria-label."""
-    return ", ".join(card.name for card in cards)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tables.engine import ActionKind
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -19,7 +21,7 @@ class ActionControls:
     can_check: bool
     call_amount: int  # 0 when checking is possible
     call_is_all_in: bool
-    wager_kind: str | None  # "bet", "raise", or None when neither is allowed (e.g. capped)
+    wager_kind: ActionKind | None  # BET, RAISE, or None when neither is allowed (e.g. capped)
     min_to: int | None
     max_to: int | None
     wager_is_all_in: bool  # the largest wager is the whole stack

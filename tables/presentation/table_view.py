@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from tables.engine import events as ev
+from tables.engine import PlayerStatus
+from tables.engine.events import EventType
 from tables.engine.projection import view_for, visible_events
 from tables.models import Hand, Seat, Table
 from tables.selectors.table_state import TableState
@@ -20,7 +21,11 @@ from tables.selectors.table_state import TableState
 from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
 
-_ENGINE_STATUS_LABELS = {"folded": "Folded", "all_in": "All-in", "protected": "All-in (timed out)"}
+_ENGINE_STATUS_LABELS = {
+    PlayerStatus.FOLDED: "Folded",
+    PlayerStatus.ALL_IN: "All-in",
+    PlayerStatus.PROTECTED: "All-in (timed out)",
+}
 
 
 @dataclass
@@ -136,7 +141,8 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     hand, players = state.hand, state.hand_players
     projection = view_for(state.engine, None)
     running = hand.state == Hand.State.RUNNING
-    shown = [e for e in state.events if e["type"] == ev.HAND_SHOWN]
+    hand_shown = EventType.HAND_SHOWN
+    shown = [e for e in state.events if e["type"] == hand_shown]
     best_five = {e["seat"]: e["best_five"] for e in shown}
     category = {e["seat"]: e["category"] for e in shown}
     winnings = _winnings(projection["results"])
@@ -148,7 +154,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
         if players.get(played["seat"]) != seat.player_id:
             continue  # the player has left; whoever sits there now was not in this hand
         seat.in_hand = True
-        seat.folded = played["status"] == "folded"
+        seat.folded = played["status"] == PlayerStatus.FOLDED
         seat.bet = played["bet"]
         if running:
             seat.status = _ENGINE_STATUS_LABELS.get(played["status"], seat.status)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from tables.engine import PlayerStatus
 from tables.engine.projection import view_for
 from tables.models import Seat
 from tables.selectors.table_state import TableState
@@ -18,6 +19,7 @@ from .cards import CardView, card_views
 from .controls import ActionControls, action_controls
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
+from .wording import DEALT_TO_YOU
 
 
 @dataclass
@@ -64,8 +66,8 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else ())
     if me.my_cards:
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
-        me.dealt_line = LogLine("Dealt to you:", "private", card_views(played["cards"]))
+        me.dealt_line = LogLine(DEALT_TO_YOU, "private", card_views(played["cards"]))
     running = not public.hand.is_over
-    me.in_running_hand = running and played["status"] == "active"
+    me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
         me.controls = action_controls(projection, state.hand.sequence)

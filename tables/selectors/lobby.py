@@ -8,7 +8,7 @@ from django.db.models import Count, IntegerField, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from tables.engine import events as ev
+from tables.engine.events import EventType
 from tables.models import Hand, HandEvent, Table
 
 # "Average pot" looks at this many of the table's latest complete hands.
@@ -46,7 +46,7 @@ def average_pot(table_id: int) -> int | None:
     )
     if not recent:
         return None
-    awarded = HandEvent.objects.filter(hand_id__in=recent, type=ev.POT_AWARDED).aggregate(
+    awarded = HandEvent.objects.filter(hand_id__in=recent, type=EventType.POT_AWARDED).aggregate(
         total=Sum(Cast(KT("payload__amount"), IntegerField()))
     )["total"]
     return round((awarded or 0) / len(recent))

@@ -14,7 +14,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from tables.engine import Action, ActionKind
-from tables.engine.events import BECAME_PROTECTED_ALL_IN, TIMED_OUT
+from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 
 from .dealing import start_hand_if_due
@@ -38,7 +38,7 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
             seat.save(update_fields=["pending_sit_out"])
         action = _timeout_action(turn, seat)
         events = do_action(turn, action)
-        became = next((e["became"] for e in events if e["type"] == TIMED_OUT), action.kind.value)
+        became = next((e["became"] for e in events if e["type"] == EventType.TIMED_OUT), action.kind.value)
         TimeoutRecord.objects.create(player=seat.player, hand=turn.hand, became=became)
         announce(turn)
     return turn.hand
@@ -50,7 +50,7 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
     limit = ClockPolicy.current().protected_all_ins_per_day
     if limit is not None and engine.contributed[seat.number] > 0:
         used = TimeoutRecord.objects.filter(
-            player=seat.player, became=BECAME_PROTECTED_ALL_IN, created_at__gte=turn.now - timedelta(hours=24)
+            player=seat.player, became=Became.PROTECTED_ALL_IN, created_at__gte=turn.now - timedelta(hours=24)
         ).count()
         if used >= limit:
             kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD

@@ -26,12 +26,13 @@ def make_config(
     big_blind_seat: int | None = None,
     extra_big_blinds: Iterable[int] = (),
     big_blind_ante: int = 0,
+    names: Mapping[int, str] | None = None,
 ) -> HandConfig:
     """A config for ``stacks`` (seat -> chips).
 
     Positions default to the usual ones: the button on the lowest seat, the
     blinds on the next seats clockwise (heads-up: the button posts the small
-    blind). Limit's big bet defaults to twice the big blind.
+    blind). Limit's big bet defaults to twice the big blind. ``names``: seat -> player name.
     """
     seats = sorted(stacks)
     if button is None:
@@ -49,7 +50,7 @@ def make_config(
         small_blind=blinds[0],
         big_blind=blinds[1],
         big_bet=big_bet,
-        seats=tuple(SeatSetup(seat, stacks[seat], seat in extra) for seat in seats),
+        seats=tuple(SeatSetup(seat, stacks[seat], seat in extra, (names or {}).get(seat, "")) for seat in seats),
         button=button,
         small_blind_seat=small_blind_seat,
         big_blind_seat=big_blind_seat,

@@ -43,7 +43,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engine import Hand
-from tables.engine import events as ev
+from tables.engine.events import BlindKind, EventType
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
 
 from .support import config_for_plan
@@ -131,10 +131,13 @@ def check_the_engine_posts_the_plan(plan: HandPositions) -> None:
     """The plan is a valid HandConfig and the engine posts exactly its blinds (RULES 2.3, 2.11)."""
     config = config_for_plan(plan)
     hand = Hand(config, list(range(52)))
-    posts = sorted((e["seat"], e["blind"]) for e in hand.start() if e["type"] == ev.BLIND_POSTED)
-    expected = [(plan.big_blind_seat, ev.BIG_BLIND), *((s, ev.EXTRA_BIG_BLIND) for s in plan.extra_big_blinds)]
+    posts = sorted((e["seat"], e["blind"]) for e in hand.start() if e["type"] == EventType.BLIND_POSTED)
+    expected = [
+        (plan.big_blind_seat, BlindKind.BIG_BLIND),
+        *((s, BlindKind.EXTRA_BIG_BLIND) for s in plan.extra_big_blinds),
+    ]
     if plan.small_blind_seat is not None:
-        expected.append((plan.small_blind_seat, ev.SMALL_BLIND))
+        expected.append((plan.small_blind_seat, BlindKind.SMALL_BLIND))
     assert posts == sorted(expected)
     if len(plan.dealt_in) == 2:
         # RULES 2.3: heads-up the button posts the small blind and acts first before the flop.

@@ -2,7 +2,10 @@
 
 import json
 
-from tables.engine import Action, Hand, HandConfig
+import pytest
+
+from tables.engine import Action, ActionKind, Hand, HandConfig, PlayerStatus, Street, Variant
+from tables.engine.events import Became, BlindKind, EventType, text_of
 from tables.engine.projection import revealed_cards, view_for, visible_events
 
 from .support import check_down, make_config, new_hand, of_type, play, stacked_deck
@@ -51,6 +54,15 @@ def test_events_are_json_safe():
     assert all(type(event["type"]) is str for event in events)
     kinds = {e["kind"] for e in of_type(events, "player_acted")}
     assert all(type(kind) is str for kind in kinds)
+
+
+@pytest.mark.parametrize("vocabulary", [Variant, Street, ActionKind, PlayerStatus, EventType, BlindKind, Became])
+def test_the_vocabulary_is_written_as_its_text(vocabulary):
+    """StrEnums: a member is its text in f-strings, str() and JSON, and equals it."""
+    for member in vocabulary:
+        assert f"{member}" == str(member) == member.value == member
+        assert json.dumps({member: member}) == json.dumps({member.value: member.value})
+        assert type(text_of(member)) is str and text_of(member) == member
 
 
 def test_a_player_sees_only_their_own_hole_cards():

@@ -1,6 +1,9 @@
 """What the pages make of engine state: action controls, the hand log, card names, seat layout."""
 
+from types import SimpleNamespace
+
 import pytest
+from django.template import engines
 
 from tables.engine import Action, ActionKind, Hand, HandConfig, SeatSetup, Variant
 from tables.engine import events as ev
@@ -62,6 +65,26 @@ def test_rule_3_6_pot_limit_presets_are_minimum_half_pot_and_pot():
     assert [(p.label, p.amount) for p in controls.presets] == [("Min", 10), ("½ Pot", 12), ("Pot", 18)]
 
 
+def limped_to_the_flop(variant) -> Hand:
+    hand = heads_up_hand(variant)
+    hand.apply(Action(1, ActionKind.CALL))
+    hand.apply(Action(2, ActionKind.CHECK))
+    return hand  # heads-up the big blind (seat 2) acts first after the flop
+
+
+@pytest.mark.parametrize("variant", [Variant.POT_LIMIT, Variant.LIMIT])
+@pytest.mark.parametrize(("deal", "kind"), [(heads_up_hand, "raise"), (limped_to_the_flop, "bet")])
+def test_the_wager_form_sends_the_action_as_its_text(variant, deal, kind):
+    """ActionKind is a StrEnum: the form carries "raise" or "bet", which the socket reads back (RULES 3.3)."""
+    controls = controls_for(deal(variant))
+    assert controls.wager_kind == kind
+    controls_html = engines["fragments"].env.get_template("tables/controls.html")
+    me = SimpleNamespace(controls=controls, my_cards=[], in_running_hand=True)
+    html = controls_html.render({"me": me, "view": SimpleNamespace(hand=None, clock=None)})
+    assert f'name="action" value="{kind}"' in html and f'data-act="{kind}"' in html
+    assert "ActionKind" not in html
+
+
 def test_pot_limit_presets_say_all_in_when_the_stack_is_short_of_a_pot_raise():
     hand = heads_up_hand(stacks=(200, 15))
     hand.apply(Action(1, ActionKind.RAISE, 6))
@@ -119,9 +142,13 @@ def test_rule_2_9_the_log_names_a_dead_small_blind_and_a_dead_button():
 
 
 def test_split_and_side_pots_are_named():
-    seats = [{"seat": 1, "name": "alice", "stack": 0}, {"seat": 2, "name": "bob", "stack": 0}]
+    config = HandConfig(
+        variant=Variant.POT_LIMIT, small_blind=1, big_blind=2, big_bet=0,
+        seats=(SeatSetup(1, 21, name="alice"), SeatSetup(2, 36, name="bob")),
+        button=1, small_blind_seat=1, big_blind_seat=2,
+    )  # fmt: skip
     events = [
-        {"type": ev.HAND_STARTED, "button": 1, "small_blind_seat": 1, "big_blind_seat": 2, "seats": seats},
+        ev.hand_started(config),
         ev.pot_awarded(0, 12, [1, 2], [(1, 6), (2, 6)]),
         ev.pot_awarded(1, 30, [2], [(2, 30)]),
     ]
