@@ -12,7 +12,8 @@ import pytest
 from tables import services
 from tables.models import HandEvent
 
-from .conftest import SCREENSHOTS, SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from, in_thread
+from ..support.browser import SCREENSHOTS, in_thread
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

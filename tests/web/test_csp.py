@@ -8,7 +8,8 @@ console message and every ``securitypolicyviolation`` event: there must be none.
 import pytest
 from django.test import Client
 
-from .conftest import in_thread, sit, start_hand
+from ..support.browser import in_thread
+from ..support.tables import sit, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

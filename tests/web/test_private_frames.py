@@ -6,32 +6,15 @@ text ("Kd"), what the page prints ("K♦") and what a screen reader says
 """
 
 import asyncio
-import re
 
 import pytest
 from asgiref.sync import async_to_sync
 
-from tables.presentation.cards import card_view
-
-from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, current_sequence, db, start_hand, table_viewer, visible_text
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
+from ..support.sockets import current_sequence, db, leaks, table_viewer, visible_text
+from ..support.tables import start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def leaks(frames: list[str], cards: list[str]) -> list[str]:
-    """Every trace of ``cards`` found in ``frames``."""
-    found = []
-    for frame in frames:
-        text = visible_text(frame)
-        for card in cards:
-            view = card_view(card)
-            if re.search(rf"\b{card}\b", frame):
-                found.append(card)
-            if view.name in frame:
-                found.append(view.name)
-            if f"{view.rank}{view.symbol}" in text:
-                found.append(f"{view.rank}{view.symbol}")
-    return found
 
 
 async def play(table, everyone, tab, action, amount=None):

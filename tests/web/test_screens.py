@@ -10,8 +10,9 @@ from channels.layers import get_channel_layer
 from tables.notify import player_group, table_group
 from tables.presentation.fragments import felt_view_style
 
-from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, db, start_hand, table_viewer
-from .test_private_frames import leaks
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
+from ..support.sockets import db, leaks, table_viewer
+from ..support.tables import start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,8 @@ from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
 
-from .conftest import current_sequence, db, running_hand, sit, start_hand, table_viewer
+from ..support.sockets import current_sequence, db, table_viewer
+from ..support.tables import running_hand, sit, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

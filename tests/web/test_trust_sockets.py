@@ -13,7 +13,8 @@ from tables import services
 from tables.models import Hand, Seat
 from tables.socket_guard import POLICY_VIOLATION, TokenBucket
 
-from .conftest import current_sequence, db, running_hand, start_hand, table_viewer
+from ..support.sockets import current_sequence, db, table_viewer
+from ..support.tables import running_hand, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
