@@ -20,6 +20,8 @@ from .tables import running_hand
 
 _TAGS = re.compile(r"<[^>]+>")
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
+# Every change's frame carries the felt, as the felt shows the table's version.
+_FELT_VERSION = re.compile(r'<section id="felt"[^>]*\bdata-version="(\d+)"')
 _addresses = itertools.count(1)
 
 
@@ -30,6 +32,12 @@ def _next_address() -> tuple[str, int]:
 
 def visible_text(html: str) -> str:
     return _TAGS.sub("", html)
+
+
+def felt_version(frame: str) -> int | None:
+    """The table version whose felt ``frame`` carries (None: the frame has no felt)."""
+    found = _FELT_VERSION.search(frame)
+    return int(found.group(1)) if found else None
 
 
 def leaks(frames: list[str], cards: list[str]) -> list[str]:
@@ -50,7 +58,12 @@ def leaks(frames: list[str], cards: list[str]) -> list[str]:
 
 
 class Viewer:
-    """One browser tab's websocket, recording every frame it receives."""
+    """One browser tab's websocket, recording every frame it receives.
+
+    It has no "wait until quiet": a socket that was quiet for a while may still be sent a
+    frame later. To show that a socket was sent nothing, make a change it must be sent and
+    check that its frame comes first (``felt_version``).
+    """
 
     def __init__(self, path: str, user=None, client: tuple[str, int] | None = None):
         self.user = user
@@ -84,16 +97,6 @@ class Viewer:
                     return output.get("code", 1000)
                 self.frames.append(output.get("text", ""))
 
-    async def drain(self, quiet: float = 0.4) -> list[str]:
-        """Every frame that arrives until the socket has been quiet for ``quiet`` seconds.
-
-        (``receive_from`` timing out would cancel the consumer; ``receive_nothing`` only looks.)
-        """
-        got = []
-        while not await self.communicator.receive_nothing(timeout=quiet):
-            got.append(await self.receive())
-        return got
-
     async def until(self, needle: str, timeout: float = 3) -> str:
         """Receive frames until one contains ``needle``."""
         async with asyncio.timeout(timeout):
@@ -101,6 +104,22 @@ class Viewer:
                 frame = await self.receive(timeout)
                 if needle in frame:
                     return frame
+
+    async def until_version(self, version: int, timeout: float = 3) -> str:
+        """Receive frames until one shows the table at ``version`` or later: then every frame
+        of the changes up to it has arrived (a socket gets them in order)."""
+        if self.seen_version >= version:
+            return next(frame for frame in reversed(self.frames) if felt_version(frame) is not None)
+        async with asyncio.timeout(timeout):
+            while True:
+                frame = await self.receive(timeout)
+                if (felt_version(frame) or -1) >= version:
+                    return frame
+
+    @property
+    def seen_version(self) -> int:
+        """The latest table version this socket has been shown (-1: none yet)."""
+        return max((v for v in map(felt_version, self.frames) if v is not None), default=-1)
 
     @property
     def request_id(self) -> str:
