@@ -1,8 +1,11 @@
-"""Fixtures shared by the Django-side tests (the engine tests need none of these)."""
+"""Fixtures shared by the Django-side tests (the engine tests need none of these). Helpers
+that are not fixtures live in tests/support."""
 
 import itertools
 
 import pytest
+
+from tests.support.backends import NEEDS_POSTGRESQL, NEEDS_REDIS, on_postgresql, on_redis
 
 _usernames = itertools.count(1)
 
@@ -23,6 +26,28 @@ def empty_cache():
 
     cache.clear()
     return
+
+
+@pytest.fixture(autouse=True)
+def no_pause_between_hands(settings):
+    """The next hand is due as soon as one ends: tests deal hands back to back."""
+    settings.HAND_PAUSE_SECONDS = 0
+
+
+@pytest.fixture(scope="session")
+def needs_postgresql():
+    """Skip the test on the embedded SQLite: it needs real row locks, or a process of its own
+    sharing the test database."""
+    if not on_postgresql():
+        pytest.skip(NEEDS_POSTGRESQL)
+
+
+@pytest.fixture(scope="session")
+def needs_redis():
+    """Skip the test without Redis: it needs channels-redis (a process of its own reaching the
+    test's sockets, or the other way round), Celery on Redis, or a cache shared with a server."""
+    if not on_redis():
+        pytest.skip(NEEDS_REDIS)
 
 
 @pytest.fixture
@@ -57,6 +82,19 @@ def make_table(db):
         return table
 
     return make
+
+
+@pytest.fixture
+def heads_up(make_player, make_table):
+    """A Pot Limit 1/2 table "Heads-up PL": alice in seat 1 (sat first: the button), bob in
+    seat 2, 200 chips each; no hand yet."""
+    from tests.support.tables import sit
+
+    table = make_table(name="Heads-up PL")
+    alice, bob = make_player("alice"), make_player("bob")
+    sit(table, alice, 1)
+    sit(table, bob, 2)
+    return table, alice, bob
 
 
 @pytest.fixture

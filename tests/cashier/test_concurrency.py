@@ -1,7 +1,6 @@
 """Races on a real PostgreSQL: row locks and idempotency keys hold under threads."""
 
 import pytest
-from django.db import connection
 
 from cashier import services as cashier
 from cashier.errors import CashierError
@@ -9,11 +8,11 @@ from cashier.selectors import bankroll_balance
 
 from ..support.races import at_once
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Real row locks: on the embedded default's in-memory SQLite the threads find the tables locked.
+pytestmark = [pytest.mark.usefixtures("needs_postgresql"), pytest.mark.django_db(transaction=True)]
 
 
 def test_two_buy_ins_racing_for_the_same_chips_only_one_wins(make_player, make_table, assert_ledger_clean):
-    assert connection.vendor == "postgresql", "the race test needs real row locks"
     player = make_player()
     tables = [make_table(max_buy_in=10_000), make_table(max_buy_in=10_000)]
     outcomes = at_once(

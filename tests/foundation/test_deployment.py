@@ -5,14 +5,14 @@ import sys
 
 import pytest
 
-from .test_project import PRODUCTION_SECRET_KEY, ROOT, _env, _python
+from ..support.processes import PRODUCTION_SECRET_KEY, ROOT, process_env, python_output
 
 DEVELOPMENT_KEY = "insecure-embedded-default-key-set-SECRET_KEY-in-production"
 
 
 def _check(**env) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=_env(**env), capture_output=True, text=True
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=process_env(**env), capture_output=True, text=True
     )
 
 
@@ -42,11 +42,14 @@ SHOW = (
 
 
 def test_hsts_lasts_a_year_in_production():
-    assert _python(SHOW.format(name="SECURE_HSTS_SECONDS"), DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY) == "31536000"
+    assert (
+        python_output(SHOW.format(name="SECURE_HSTS_SECONDS"), DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY)
+        == "31536000"
+    )
 
 
 def test_hsts_is_still_a_setting():
-    shown = _python(
+    shown = python_output(
         SHOW.format(name="SECURE_HSTS_SECONDS"), DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY, SECURE_HSTS_SECONDS="600"
     )
     assert shown == "600"
@@ -56,5 +59,5 @@ def test_hsts_is_still_a_setting():
     ("name", "default", "configured"), [("SIGNUP_RATE", "5/h", "7/h"), ("LOGIN_FAILURE_RATE", "20/15m", "50/30m")]
 )
 def test_the_per_address_limits_come_from_the_environment(name, default, configured):
-    assert _python(SHOW.format(name=name), DEBUG="1") == default
-    assert _python(SHOW.format(name=name), DEBUG="1", **{name: configured}) == configured
+    assert python_output(SHOW.format(name=name), DEBUG="1") == default
+    assert python_output(SHOW.format(name=name), DEBUG="1", **{name: configured}) == configured

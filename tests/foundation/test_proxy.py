@@ -14,11 +14,10 @@ import urllib.parse
 import pytest
 from daphne.cli import CommandLineInterface
 from django.conf import settings
-from django.db import connection
 
 from config.client_ip import UNKNOWN, client_ip, client_ip_from_scope
 
-from .test_project import ROOT, _env, _free_port
+from ..support.processes import ROOT, free_port, process_env, shared_database_url
 
 
 def _procfile_web_args() -> list[str]:
@@ -104,17 +103,13 @@ class _Browser:
 
 
 @pytest.fixture
-def procfile_web(tmp_path):
-    """The Procfile's web process on loopback, on the test database, with SIGNUP_RATE=1/h."""
-    cache_url = settings.CACHES["default"].get("LOCATION", "")
-    if connection.vendor != "postgresql" or not cache_url.startswith("redis"):
-        pytest.skip("the server process shares the test database and cache only on PostgreSQL and Redis")
-    port = _free_port()
+def procfile_web(needs_postgresql, needs_redis, tmp_path):
+    """The Procfile's web process on loopback, on the test database and cache, with SIGNUP_RATE=1/h."""
+    cache_url = settings.CACHES["default"]["LOCATION"]
+    port = free_port()
     args = [arg.replace("${PORT:-8000}", str(port)).replace("0.0.0.0", "127.0.0.1") for arg in _procfile_web_args()]
-    db = connection.settings_dict
-    env = _env(
-        DEBUG="1", EMBEDDED_CLOCK="0", SIGNUP_RATE="1/h", LOG_LEVEL="WARNING",
-        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    env = process_env(
+        DEBUG="1", EMBEDDED_CLOCK="0", SIGNUP_RATE="1/h", LOG_LEVEL="WARNING", DATABASE_URL=shared_database_url(),
         REDIS_URL=settings.REDIS_URL, CACHE_URL=cache_url,
     )  # fmt: skip
     log_path = tmp_path / "daphne.log"

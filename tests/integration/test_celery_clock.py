@@ -6,22 +6,22 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 
 from tables.models import HandEvent, Seat
 from tables.routing import websocket_urlpatterns
 
-from ..tables.conftest import sit
+from ..support.processes import ROOT, shared_database_url
+from ..support.tables import sit
 
-pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
+# Worker and beat are processes of their own: they share the test database and reach the
+# test's socket through channels-redis.
+pytestmark = [pytest.mark.usefixtures("needs_postgresql", "needs_redis"), pytest.mark.django_db(transaction=True)]
 
 
 def _start(args, env, log_path):
@@ -49,18 +49,12 @@ async def _watch_until(communicator, needle: str, seconds: float) -> str:
 
 
 def test_worker_and_beat_time_out_a_player_and_the_table_sees_it(make_player, make_table, tmp_path, assert_audit_clean):
-    assert settings.REDIS_URL and connection.vendor == "postgresql"
     table = make_table(action_seconds=1, countdown_seconds=1)
     ann, ben = make_player("ann"), make_player("ben")
     sit(table, ann, 1)
     sit(table, ben, 2)
 
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "HAND_PAUSE_SECONDS": "600",
-    }
+    env = {**os.environ, "DATABASE_URL": shared_database_url(), "HAND_PAUSE_SECONDS": "600"}
     worker = _start(["worker", "--pool=solo", "--concurrency=1", "--loglevel=INFO"], env, tmp_path / "worker.log")
     beat = _start(
         ["beat", "--loglevel=INFO", "--schedule", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log"

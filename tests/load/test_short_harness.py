@@ -14,21 +14,21 @@ import os
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from bench.load import runs
 from bench.load.stack import Stack, bench_env
 from tables.models import TimeoutRecord
 
+from ..support.processes import shared_database_url
+
 pytestmark = [pytest.mark.load, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def stack(tmp_path):
-    assert settings.REDIS_URL and connection.vendor == "postgresql", "needs PostgreSQL and Redis (scripts/test)"
-    db = connection.settings_dict
+def stack(needs_postgresql, needs_redis, tmp_path):
+    """The stack's processes share the test database and Redis."""
     env = bench_env(
-        database_url=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        database_url=shared_database_url(),
         redis_url=settings.REDIS_URL,
         extra={"SECRET_KEY": settings.SECRET_KEY, "HAND_PAUSE_SECONDS": "0.3", "LOG_LEVEL": "WARNING"},
     )

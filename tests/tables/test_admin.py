@@ -7,7 +7,7 @@ from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
 
-from .conftest import sit
+from ..support.tables import sit
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,6 @@ import itertools
 import uuid
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -35,6 +34,7 @@ from tables import services
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import rebuild
 
+from ..support.backends import on_postgresql
 from ..support.races import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -142,7 +142,7 @@ class TableAdversary(RuleBasedStateMachine):
         if hand is not None:
             services.expire_turn(table_id=self.table.pk, sequence=hand.sequence, now=hand.turn_deadline)
 
-    @precondition(lambda self: connection.vendor == "postgresql")
+    @precondition(lambda self: on_postgresql())  # real row locks; elsewhere the other rules still run
     @rule(player=players, other=players, amount=amounts, pick=st.integers(0, 99))
     def race(self, player, other, amount, pick):
         """The same request from two threads at once, and another player's request beside it."""

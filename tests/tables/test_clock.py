@@ -8,7 +8,7 @@ from tables import services
 from tables.models import ClockPolicy, Hand, HandEvent, Seat, TimeoutRecord
 from tables.services.presence import player_connected, player_disconnected
 
-from .conftest import act, running, sit
+from ..support.tables import act, running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def three_handed(make_player, make_table):
 
 
 def _expire(table):
-    hand = running(table)
+    hand = running_hand(table)
     return services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
 
 
@@ -37,17 +37,17 @@ def _timeouts(table):
 def test_rule_6_1_the_turn_deadline_is_the_table_time_to_act(three_handed):
     """RULES 6.1: 10 seconds plus a 20-second countdown, both table settings."""
     table, _ = three_handed
-    hand = running(table)
+    hand = running_hand(table)
     assert hand.turn_deadline - hand.turn_started_at == timedelta(seconds=30)
     assert table.time_to_act == table.action_seconds + table.countdown_seconds == 30
 
 
 def test_a_turn_cannot_expire_before_its_deadline(three_handed, assert_audit_clean):
     table, _ = three_handed
-    hand = running(table)
+    hand = running_hand(table)
     early = hand.turn_deadline - timedelta(milliseconds=1)
     assert services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=early) is None
-    assert running(table).sequence == hand.sequence and not _timeouts(table)
+    assert running_hand(table).sequence == hand.sequence and not _timeouts(table)
     assert_audit_clean()
 
 
@@ -56,7 +56,7 @@ def test_rule_6_2_a_player_with_nothing_in_the_pot_is_folded_and_sat_out(three_h
     table, (ann, ben, _cid) = three_handed
     _expire(table)
     assert _timeouts(table) == [{"type": "timed_out", "seat": 1, "street": "preflop", "became": "fold"}]
-    assert running(table).turn_seat == 2
+    assert running_hand(table).turn_seat == 2
     act(table, ben, "fold")
     assert Seat.objects.get(player=ann).state == Seat.State.SITTING_OUT
     assert TimeoutRecord.objects.get().became == "fold"
@@ -71,7 +71,7 @@ def test_rule_6_2_money_in_the_pot_makes_a_protected_all_in_and_later_bets_a_sid
     act(table, ann, "call")
     _expire(table)  # ben, small blind, 1 chip in
     assert _timeouts(table)[-1]["became"] == "protected_all_in"
-    assert running(table).turn_seat == 3
+    assert running_hand(table).turn_seat == 3
     act(table, cid, "raise", 6)
     act(table, ann, "call")
     for _ in range(3):  # flop, turn, river: check it down
@@ -90,15 +90,15 @@ def test_rule_6_2_money_in_the_pot_makes_a_protected_all_in_and_later_bets_a_sid
 def test_rule_6_3_reconnecting_during_your_turn_gives_grace_once_per_turn(three_handed, assert_audit_clean):
     """RULES 6.3: disconnect and reconnect while the turn has time left: 20 more seconds, once per turn."""
     table, (ann, _ben, cid) = three_handed
-    hand = running(table)
+    hand = running_hand(table)
     deadline = hand.turn_deadline
     moment = hand.turn_started_at + timedelta(seconds=5)
     player_disconnected(table_id=table.pk, user=ann, now=moment)
     assert player_connected(table_id=table.pk, user=ann, now=moment + timedelta(seconds=2)) is True
-    assert running(table).turn_deadline == deadline + timedelta(seconds=20)
+    assert running_hand(table).turn_deadline == deadline + timedelta(seconds=20)
     player_disconnected(table_id=table.pk, user=ann, now=moment + timedelta(seconds=3))
     assert player_connected(table_id=table.pk, user=ann, now=moment + timedelta(seconds=4)) is False
-    assert running(table).turn_deadline == deadline + timedelta(seconds=20)
+    assert running_hand(table).turn_deadline == deadline + timedelta(seconds=20)
     act(table, ann, "call")
     # A new turn (ben's) gets its own grace; a reconnect by someone not to act gets none.
     player_disconnected(table_id=table.pk, user=cid, now=moment + timedelta(seconds=6))
@@ -108,7 +108,7 @@ def test_rule_6_3_reconnecting_during_your_turn_gives_grace_once_per_turn(three_
 
 def test_rule_6_3_no_grace_after_the_time_has_run_out(three_handed):
     table, (ann, _, _) = three_handed
-    hand = running(table)
+    hand = running_hand(table)
     player_disconnected(table_id=table.pk, user=ann, now=hand.turn_started_at + timedelta(seconds=1))
     assert player_connected(table_id=table.pk, user=ann, now=hand.turn_deadline) is False
 
@@ -123,8 +123,8 @@ def test_rule_6_4_a_disconnected_player_is_timed_out_like_anyone(three_handed, a
 
 
 def _check_down(table):
-    while running(table) is not None:
-        seat = Seat.objects.get(table=table, number=running(table).turn_seat)
+    while running_hand(table) is not None:
+        seat = Seat.objects.get(table=table, number=running_hand(table).turn_seat)
         act(table, seat.player, "check")
 
 
@@ -147,22 +147,22 @@ def test_past_the_daily_allowance_a_timeout_checks_or_folds(three_handed, assert
     act(table, ann, "check")  # big blind; the flop starts with cid, then ann, then ben
     act(table, cid, "check")
     act(table, ann, "check")
-    assert running(table).turn_seat == 2
+    assert running_hand(table).turn_seat == 2
     _expire(table)  # ben again, chips in the pot, allowance used: he checks instead
     assert [t["became"] for t in _timeouts(table)] == ["protected_all_in"]
     assert list(TimeoutRecord.objects.filter(player=ben).values_list("became", flat=True)) == [
         "check",
         "protected_all_in",
     ]
-    assert running(table).turn_seat == 3  # the turn card: ben is still in and will act again
+    assert running_hand(table).turn_seat == 3  # the turn card: ben is still in and will act again
     assert_audit_clean()
 
 
 def test_run_clock_expires_overdue_turns_and_starts_due_hands(three_handed, assert_audit_clean):
     table, _ = three_handed
-    hand = running(table)
+    hand = running_hand(table)
     services.run_clock(now=hand.turn_deadline - timedelta(seconds=1))
-    assert running(table).sequence == hand.sequence
+    assert running_hand(table).sequence == hand.sequence
     services.run_clock(now=hand.turn_deadline)
     assert _timeouts(table)
     assert_audit_clean()

@@ -7,7 +7,7 @@ from tables import services
 from tables.models import Hand, HandEvent, Seat
 from tables.selectors.hands import rebuild
 
-from .conftest import act, running, sit
+from ..support.tables import act, fold_to_the_end, running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +26,6 @@ def start(table) -> Hand:
     hand = services.start_hand_if_due(table_id=table.pk)
     assert hand is not None
     return hand
-
-
-def fold_to_the_end(table, players):
-    """Everyone to act folds until one player is left."""
-    while (hand := running(table)) is not None:
-        seat = rebuild(hand).to_act
-        services.act(table_id=table.pk, user=players[seat], kind="fold", amount=None, sequence=hand.sequence)
 
 
 def positions(hand: Hand):
@@ -87,7 +80,7 @@ def test_rule_2_9_the_small_blind_leaving_mid_hand_leaves_a_dead_button(five_han
     for seat, kind in ((5, "call"), (1, "call"), (3, "call"), (4, "check")):
         act(table, players[seat], kind)
     # After the flop the small blind acts first and seat 1, right of the dead button, last.
-    assert rebuild(running(table)).to_act == 3
+    assert rebuild(running_hand(table)).to_act == 3
     assert_audit_clean()
 
 
@@ -130,7 +123,7 @@ def test_rule_2_11_coming_back_posts_one_live_big_blind_and_no_dead_small_blind(
     assert rebuild(back).to_act == 3
     for seat, kind in ((3, "call"), (4, "check"), (5, "call"), (1, "call")):
         act(table, players[seat], kind)
-    engine = rebuild(running(table))
+    engine = rebuild(running_hand(table))
     assert engine.to_act == 2  # the big blind's option; seat 4's big blind counted as its call
     assert engine.contributed[4] == 2
     assert_audit_clean()

@@ -10,7 +10,7 @@ from django.test import override_settings
 from tables import embedded_clock
 from tables.models import Hand
 
-from .conftest import sit
+from ..support.tables import sit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,7 @@ from tables.engine import IllegalAction
 from tables.models import Hand, HandEvent, HandPlayer, Seat
 from tables.services import StaleAction
 
-from .conftest import act, running, sit
+from ..support.tables import act, running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,9 @@ def test_rule_2_1_first_player_to_sit_is_the_button_and_heads_up_posts_the_small
     table, _alice, _bob = heads_up
     hand = _start(table)
     assert hand.number == 1 and hand.button == 1
-    assert _blinds(hand) == [(1, "small_blind", 1), (4, "big_blind", 2)]
+    assert _blinds(hand) == [(1, "small_blind", 1), (2, "big_blind", 2)]
     assert hand.turn_seat == 1 and hand.turn_deadline is not None
-    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 4: 198}
+    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 2: 198}
     assert set(Seat.objects.values_list("state", flat=True)) == {Seat.State.PLAYING}
     assert_audit_clean()
 
@@ -51,16 +51,16 @@ def test_rule_5_1_a_fold_settles_the_hand_and_the_button_moves(heads_up, assert_
     act(table, alice, "fold")
     hand = Hand.objects.get(number=1)
     assert hand.state == Hand.State.COMPLETE and hand.ended_at is not None
-    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 4: 201}
-    assert dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "final_stack")) == {1: 199, 4: 201}
+    assert dict(Seat.objects.values_list("number", "stack")) == {1: 199, 2: 201}
+    assert dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "final_stack")) == {1: 199, 2: 201}
     assert_audit_clean()
     second = _start(table)
-    assert second.number == 2 and second.button == 4
+    assert second.number == 2 and second.button == 2
     assert_audit_clean()
 
 
 def _frozen(table):
-    hand = running(table)
+    hand = running_hand(table)
     return (
         hand.sequence,
         HandEvent.objects.filter(hand=hand).count(),
@@ -72,7 +72,7 @@ def test_acting_out_of_turn_is_refused_and_changes_nothing(heads_up, assert_audi
     table, _alice, bob = heads_up
     _start(table)
     before = _frozen(table)
-    with pytest.raises(IllegalAction, match="not seat 4's turn"):
+    with pytest.raises(IllegalAction, match="not seat 2's turn"):
         act(table, bob, "check")
     assert _frozen(table) == before
     assert_audit_clean()
@@ -101,7 +101,7 @@ def test_a_wrong_action_or_amount_is_refused_and_changes_nothing(heads_up, asser
 def test_a_stale_sequence_or_double_submit_is_refused(heads_up, assert_audit_clean):
     table, alice, bob = heads_up
     _start(table)
-    sequence = running(table).sequence
+    sequence = running_hand(table).sequence
     act(table, alice, "call", sequence=sequence)
     before = _frozen(table)
     with pytest.raises(StaleAction, match="out of date"):
@@ -151,7 +151,7 @@ def test_leaving_out_of_turn_folds_when_the_turn_comes(heads_up, assert_audit_cl
     _start(table)
     services.leave(user=bob, table_id=table.pk)
     assert Seat.objects.get(player=bob).state == Seat.State.LEAVING
-    assert running(table) is not None
+    assert running_hand(table) is not None
     act(table, alice, "raise", 6)
     assert not Seat.objects.filter(player=bob).exists()
     assert bankroll_balance(bob) == 10_000 - 2
@@ -172,11 +172,13 @@ def test_sitting_out_mid_hand_applies_when_it_ends(heads_up, assert_audit_clean)
     assert_audit_clean()
 
 
-def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(heads_up, make_player, assert_audit_clean):
+def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(make_player, make_table, assert_audit_clean):
     """RULES 2.7 and 2.9: a player joining a running game is dealt in when the big blind reaches their
     seat. Heads-up alice (seat 1) had the button, bob (seat 4) the big blind; carol sits at seat 2,
     which the big blind reaches after alice's."""
-    table, alice, bob = heads_up
+    table, alice, bob = make_table(), make_player("alice"), make_player("bob")
+    sit(table, alice, 1)
+    sit(table, bob, 4)
     _start(table)
     carol = make_player("carol")
     sit(table, carol, 2, post_now=False)
@@ -192,14 +194,15 @@ def test_rule_2_7_a_newcomer_waits_for_the_big_blind_to_reach_them(heads_up, mak
 
 
 def test_rule_2_9_a_newcomer_next_in_line_for_the_big_blind_posts_it_at_once(heads_up, make_player, assert_audit_clean):
-    """Carol sits at seat 6, right after bob's big blind: the big blind moves to her next hand."""
+    """Carol sits at seat 6, right after bob's big blind (seat 2; 3 to 5 are empty): the big blind
+    moves to her next hand."""
     table, alice, _bob = heads_up
     _start(table)
     sit(table, make_player("carol"), 6, post_now=False)
     act(table, alice, "fold")
     second = _start(table)
-    assert (second.button, second.config["small_blind_seat"], second.config["big_blind_seat"]) == (1, 4, 6)
-    assert _blinds(second) == [(4, "small_blind", 1), (6, "big_blind", 2)]
+    assert (second.button, second.config["small_blind_seat"], second.config["big_blind_seat"]) == (1, 2, 6)
+    assert _blinds(second) == [(2, "small_blind", 1), (6, "big_blind", 2)]
     assert_audit_clean()
 
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import services
 
-from .conftest import running, sit
+from ..support.tables import running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
     by_seat = dict(enumerate(players, start=1))
     counts = []
     for _ in range(4):  # pre-flop calls: none of them ends the hand or a round
-        hand = running(table)
+        hand = running_hand(table)
         with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
             services.act(
                 table_id=table.pk, user=by_seat[hand.turn_seat], kind="call", amount=None, sequence=hand.sequence

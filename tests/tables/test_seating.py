@@ -11,7 +11,7 @@ from tables import services
 from tables.models import Seat
 from tables.services import TableError
 
-from .conftest import sit
+from ..support.tables import sit
 
 pytestmark = pytest.mark.django_db
 

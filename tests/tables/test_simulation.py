@@ -9,7 +9,7 @@ from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Seat, Table
 
-from .conftest import play_random_action, running, sit
+from ..support.tables import play_random_action, running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_random_hands_conserve_chips_after_every_hand(
             _bring_players_back(table, players, rng)
             continue
         hands += 1
-        while running(table) is not None:
+        while running_hand(table) is not None:
             if rng.random() < 0.05:
                 _random_request(table, rng)
             else:

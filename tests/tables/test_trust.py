@@ -18,25 +18,20 @@ from cashier.selectors import bankroll_balance, chips_owned, reload_status
 from tables import services
 from tables.models import Seat, SeatSession, Table
 
-from .conftest import act, sit
+from ..support.tables import act, sit
 
 pytestmark = pytest.mark.django_db
-
-
-def _take_seat(table, player, seat_number, buy_in, request_id):
-    return services.take_seat(user=player, table_id=table.pk, seat_number=seat_number, buy_in=buy_in,
-                              post_big_blind_now=False, request_id=request_id)  # fmt: skip
 
 
 def test_finding_1_a_replayed_buy_in_after_leaving_creates_no_chips(make_player, make_table, assert_audit_clean):
     """Sit with request K (bankroll -200), leave (+200), send the same sit with K again: refused,
     nothing moves, and another player's cash-out still finds its chips in the escrow."""
     table, mallory, victim = make_table(), make_player(), make_player()
-    _take_seat(table, victim, 1, 200, uuid.uuid4().hex)
-    _take_seat(table, mallory, 2, 200, "replayed-request-k")
+    sit(table, victim, 1, buy_in=200)
+    sit(table, mallory, 2, buy_in=200, request_id="replayed-request-k")
     services.leave(user=mallory, table_id=table.pk)
     with pytest.raises(services.RepeatedRequest, match="already made"):
-        _take_seat(table, mallory, 2, 200, "replayed-request-k")
+        sit(table, mallory, 2, buy_in=200, request_id="replayed-request-k")
     assert not Seat.objects.filter(player=mallory).exists()
     assert bankroll_balance(mallory) == 10_000
     assert cashier.table_account(table).balance == 200
@@ -48,7 +43,7 @@ def test_finding_1_a_replayed_buy_in_after_leaving_creates_no_chips(make_player,
 def test_finding_1_a_request_pays_for_one_movement_only(make_player, make_table, assert_audit_clean):
     """A top-up's request belongs to one occupancy and one amount; a sit's request cannot top up."""
     table, player = make_table(), make_player()
-    _take_seat(table, player, 1, 100, "sit-request-1")
+    sit(table, player, 1, buy_in=100, request_id="sit-request-1")
     with pytest.raises(services.RepeatedRequest):  # the sit form's request again, as a top-up
         services.top_up(user=player, table_id=table.pk, amount=50, request_id="sit-request-1")
     services.top_up(user=player, table_id=table.pk, amount=50, request_id="top-up-request-1")
@@ -56,7 +51,7 @@ def test_finding_1_a_request_pays_for_one_movement_only(make_player, make_table,
         with pytest.raises(services.RepeatedRequest, match="already made"):
             services.top_up(user=player, table_id=table.pk, amount=amount, request_id="top-up-request-1")
     services.leave(user=player, table_id=table.pk)
-    _take_seat(table, player, 1, 100, "sit-request-2")
+    sit(table, player, 1, buy_in=100, request_id="sit-request-2")
     with pytest.raises(services.RepeatedRequest):  # the old top-up's request, for the new occupancy
         services.top_up(user=player, table_id=table.pk, amount=50, request_id="top-up-request-1")
     assert Seat.objects.get(player=player).stack == 100

@@ -12,7 +12,8 @@ import pytest
 from tables import services
 from tables.models import HandEvent
 
-from .conftest import SCREENSHOTS, SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from, in_thread
+from ..support.browser import SCREENSHOTS, in_thread
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -89,6 +90,13 @@ def cards_on(page, selector) -> list[str]:
     return page.eval_on_selector_all(selector, "cards => cards.map(card => card.dataset.card)")
 
 
+def catch_up(page, other):
+    """Wait until ``page`` shows the table at the version ``other`` shows (the felt carries it):
+    then ``page`` has been sent every change ``other`` has."""
+    version = other.get_attribute("#felt", "data-version")
+    page.wait_for_selector(f'#felt[data-version="{version}"]', state="attached")
+
+
 def screenshot(page, name):
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
@@ -123,6 +131,7 @@ def test_pot_limit_hand_to_showdown_with_a_spectator(open_tab, make_table):
 
     # After the flop bob, left of the button, acts first; all checked through.
     bob.wait_for_selector('#controls button[data-act="check"]')
+    catch_up(spectator, bob)
     assert hole_cards_on(spectator) == set()  # a spectator never sees a hole card mid-hand
     screenshot(spectator, "table-desktop-spectator")
     act(bob, "check")
@@ -134,6 +143,7 @@ def test_pot_limit_hand_to_showdown_with_a_spectator(open_tab, make_table):
     bob.wait_for_selector('#controls button[data-act="check"]')  # the river: alice has checked
     assert bob.inner_text("#hand-log").count("alice checks") == 2  # on the flop, and now on the turn
     assert not alice.is_checked(check_fold)  # used once
+    catch_up(spectator, bob)
     assert hole_cards_on(spectator) == set()
     act(bob, "check")
     act_when_ready(alice, "check")

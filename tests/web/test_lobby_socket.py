@@ -6,7 +6,8 @@ from asgiref.sync import async_to_sync
 from tables import notify, services
 from tables.selectors import lobby
 
-from .conftest import Viewer, db, sit
+from ..support.sockets import Viewer, db
+from ..support.tables import sit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,11 +7,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from tables import services
-from tables.models import Hand
 from tables.routing import websocket_urlpatterns
-from tables.selectors.hands import rebuild
 
-from .conftest import db, sit, start_hand
+from ..support.sockets import db
+from ..support.tables import fold_to_the_end, sit, start_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -65,13 +64,8 @@ def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_say
     for number, player in players.items():
         sit(table, player, number)
 
-    def fold_around():
-        while (hand := Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()) is not None:
-            seat = rebuild(hand).to_act
-            services.act(table_id=table.pk, user=players[seat], kind="fold", amount=None, sequence=hand.sequence)
-
     start_hand(table)
-    fold_around()
+    fold_to_the_end(table, players)
     services.leave(user=players[3], table_id=table.pk)
     start_hand(table)
     page = client.get(f"/tables/{table.pk}/").content.decode()
@@ -79,7 +73,7 @@ def test_rule_2_9_the_felt_draws_a_dead_button_at_the_empty_seat_and_the_log_say
     assert log.index("Button: seat 2 (p2)") < log.index("No small blind this hand (dead small blind)")
     assert log.index("No small blind this hand (dead small blind)") < log.index("p4 posts the big blind: 2")
     assert 'class="dealer-button" data-seat="2"' in page
-    fold_around()
+    fold_to_the_end(table, players)
 
     start_hand(table)
     page = client.get(f"/tables/{table.pk}/").content.decode()

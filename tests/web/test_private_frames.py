@@ -6,41 +6,31 @@ text ("Kd"), what the page prints ("K♦") and what a screen reader says
 """
 
 import asyncio
-import re
 
 import pytest
 from asgiref.sync import async_to_sync
 
-from tables.presentation.cards import card_view
-
-from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, current_sequence, db, start_hand, table_viewer, visible_text
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
+from ..support.sockets import current_sequence, db, leaks, table_viewer, visible_text
+from ..support.tables import start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def leaks(frames: list[str], cards: list[str]) -> list[str]:
-    """Every trace of ``cards`` found in ``frames``."""
-    found = []
-    for frame in frames:
-        text = visible_text(frame)
-        for card in cards:
-            view = card_view(card)
-            if re.search(rf"\b{card}\b", frame):
-                found.append(card)
-            if view.name in frame:
-                found.append(view.name)
-            if f"{view.rank}{view.symbol}" in text:
-                found.append(f"{view.rank}{view.symbol}")
-    return found
-
-
 async def play(table, everyone, tab, action, amount=None):
-    """``tab`` sends one action frame; then every client takes what the change brought."""
+    """``tab`` sends one action frame; then every client receives every frame of the change it made."""
     fields = {"action": action, "sequence": str(await current_sequence(table))}
     if amount is not None:
         fields["amount"] = str(amount)
+    before = await db(table_version, table)
     await tab.send(**fields)
-    await asyncio.gather(*(client.drain() for client in everyone))
+    await tab.until_version(before + 1)  # applied
+    await _everyone_is_shown_the_table_as_it_is(table, everyone)
+
+
+async def _everyone_is_shown_the_table_as_it_is(table, everyone):
+    version = await db(table_version, table)
+    await asyncio.gather(*(client.until_version(version) for client in everyone))
 
 
 def test_through_a_showdown_hole_cards_reach_only_their_owner_until_shown(heads_up, make_player, channel_layer):
@@ -103,4 +93,4 @@ def test_a_hand_won_without_showdown_never_shows_a_card(heads_up, channel_layer)
 
 async def _start(table, everyone):
     await db(start_hand, table)
-    await asyncio.gather(*(client.drain() for client in everyone))
+    await _everyone_is_shown_the_table_as_it_is(table, everyone)

@@ -10,8 +10,9 @@ from channels.layers import get_channel_layer
 from tables.notify import player_group, table_group
 from tables.presentation.fragments import felt_view_style
 
-from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, db, start_hand, table_viewer
-from .test_private_frames import leaks
+from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
+from ..support.sockets import db, leaks, table_viewer
+from ..support.tables import start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,8 +57,9 @@ def test_each_player_sees_their_own_seat_at_the_bottom_and_a_spectator_seat_one(
         bob_tab = await table_viewer(table, bob).connect()
         spectator = await table_viewer(table).connect()
         await db(start_hand, table)
+        dealt = await db(table_version, table)
         for tab in (alice_tab, bob_tab, spectator):
-            await tab.drain()
+            await tab.until_version(dealt)
         seen = {tab: "".join(tab.frames) for tab in (alice_tab, bob_tab, spectator)}
         assert _style_for_seat(seen[alice_tab], 1).startswith(bottom)
         assert _style_for_seat(seen[bob_tab], 2).startswith(bottom)

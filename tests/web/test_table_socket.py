@@ -8,8 +8,10 @@ from asgiref.sync import async_to_sync
 from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
+from tables.selectors.hands import rebuild
 
-from .conftest import current_sequence, db, running_hand, sit, start_hand, table_viewer
+from ..support.sockets import current_sequence, db, felt_version, table_viewer
+from ..support.tables import act, running_hand, sit, start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,7 +63,7 @@ def test_an_action_updates_every_viewer(heads_up, channel_layer):
         bob_frame = await bob_tab.until('data-act="call"')
         assert "Call 4" in bob_frame and "raises to 6" in bob_frame
         assert "raises to 6" in await spectator.until("raises to 6")
-        await alice_tab.drain()
+        await alice_tab.until_version(felt_version(bob_frame))  # every frame of the raise, for alice too
         assert not any('data-act="call"' in frame for frame in alice_tab.frames[1:])
         for tab in (alice_tab, bob_tab, spectator):
             await tab.close()
@@ -75,9 +77,17 @@ def _frozen(table):
     return hand.sequence, list(Seat.objects.order_by("number").values_list("stack", flat=True))
 
 
+def _the_player_to_act_checks_or_calls(table):
+    """A change of the table that every socket must be sent."""
+    hand = running_hand(table)
+    legal = rebuild(hand).legal_actions()
+    act(table, Seat.objects.get(table=table, number=legal.seat).player, "check" if legal.can_check else "call")
+
+
 def _refused_for_the_sender_only(table, sender, other, frame_for, message):
-    """``frame_for(sequence)`` is sent by ``sender``: an error for them, nothing for ``other``, nothing changed."""
-    before = _frozen(table)
+    """``frame_for(sequence)`` is sent by ``sender``: an error for them, nothing changed, and
+    nothing for ``other``: the first frame ``other`` gets is the table's next change."""
+    before, version = _frozen(table), table_version(table)
 
     async def scenario():
         sender_tab = await table_viewer(table, sender).connect()
@@ -85,12 +95,15 @@ def _refused_for_the_sender_only(table, sender, other, frame_for, message):
         await sender_tab.send(**frame_for(await current_sequence(table)))
         error = await sender_tab.receive()
         assert error.startswith('<div id="table-error"') and message in error
-        assert await other_tab.drain() == []
+        assert await db(_frozen, table) == before
+        await db(_the_player_to_act_checks_or_calls, table)
+        assert await db(table_version, table) == version + 1  # the refusal changed no version
+        first = await other_tab.receive()
+        assert felt_version(first) == version + 1, first
         await sender_tab.close()
         await other_tab.close()
 
     run(scenario)
-    assert _frozen(table) == before
 
 
 def test_a_stale_frame_is_refused_for_the_sender_only(heads_up):
@@ -200,7 +213,7 @@ def test_a_repeated_buy_in_or_top_up_frame_moves_chips_once(heads_up, make_playe
         await tab.send(**top_up)
         await tab.until("Seat 4 · 180 chips")
         await tab.send(**top_up)
-        await tab.drain()
+        await tab.until("That top-up was already made.")
         assert tab.errors == ["That request was already made.", "That top-up was already made."]
         await tab.close()
 

@@ -13,7 +13,8 @@ from tables import services
 from tables.models import Hand, Seat
 from tables.socket_guard import POLICY_VIOLATION, TokenBucket
 
-from .conftest import current_sequence, db, running_hand, start_hand, table_viewer
+from ..support.sockets import current_sequence, db, felt_version, table_viewer
+from ..support.tables import running_hand, start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,10 +121,15 @@ def test_finding_5_sockets_end_with_their_session(heads_up, client, how):
     async def scenario():
         tab = await table_viewer(table, alice).connect()
         other_player = await table_viewer(table, bob).connect()
+        version = await db(table_version, table)
         await db(end_session, tab.communicator.scope["session"])
         assert await tab.closed_with() == SESSION_ENDED
         assert "Your session has ended." in tab.frames[-1]
-        assert await other_player.drain() == []  # nobody else's socket is touched
+        # Nobody else's socket is touched: the first frame bob gets is the table's next change.
+        await db(services.sit_out, user=bob, table_id=table.pk)
+        assert await db(table_version, table) == version + 1
+        first = await other_player.receive()
+        assert felt_version(first) == version + 1, first
         await other_player.close()
 
     run(scenario)

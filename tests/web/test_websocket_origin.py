@@ -9,6 +9,10 @@ from channels.testing import WebsocketCommunicator
 
 from config.websocket_origin import SameOriginWebsocketValidator
 
+# Channels closes stale database connections around every consumer message: after a test that
+# left one open (on the embedded SQLite the in-memory database's stays), that needs access.
+pytestmark = pytest.mark.django_db
+
 SITE = "127.0.0.1:8000"
 
 
