@@ -97,7 +97,8 @@ TEMPLATES = [
 # IMMEDIATE transactions and WAL keep the embedded SQLite file from failing
 # with "database is locked" when a read transaction later wants to write.
 SQLITE_PATH = VAR_DIR / "poker.sqlite3"
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{SQLITE_PATH}")}
+# An empty DATABASE_URL means the embedded default too.
+DATABASES = {"default": env.db_url_config(env.str("DATABASE_URL", default="") or f"sqlite:///{SQLITE_PATH}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(exist_ok=True)
     DATABASES["default"]["OPTIONS"] = {

@@ -13,6 +13,7 @@ import json
 from django import forms
 
 from accounts.forms import IdempotentForm
+from tables.engine.config import MAX_SEATS
 
 # Bounds far above any real stack or hand, so a huge number is a bad frame, not a database error.
 MAX_CHIPS = 10**12
@@ -39,7 +40,7 @@ class ActionForm(forms.Form):
 
 
 class TakeSeatForm(IdempotentForm):
-    seat_number = forms.IntegerField(min_value=1, max_value=10)
+    seat_number = forms.IntegerField(min_value=1, max_value=MAX_SEATS)
     buy_in = forms.IntegerField(min_value=1, max_value=MAX_CHIPS)
     big_blind = forms.ChoiceField(choices=BIG_BLIND_CHOICES)  # RULES 2.7
 

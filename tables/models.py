@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from tables.engine import Variant
+from tables.engine.config import MAX_SEATS, MIN_SEATS, check_stakes
 from tables.engine.stakes import Blinds, limit_blinds, pot_limit_blinds
 
 # The game's name for people, per engine variant; the database stores the variant's value.
@@ -30,7 +31,7 @@ class Table(models.Model):
     small_blind_override = models.PositiveIntegerField(
         null=True, blank=True, help_text="Limit only: a small blind other than half the small bet rounded down."
     )
-    seat_count = models.PositiveSmallIntegerField(default=6, help_text="2 to 10 seats.")
+    seat_count = models.PositiveSmallIntegerField(default=6, help_text=f"{MIN_SEATS} to {MAX_SEATS} seats.")
     min_buy_in = models.PositiveIntegerField()
     max_buy_in = models.PositiveIntegerField()
     action_seconds = models.PositiveSmallIntegerField(default=10, help_text="Time to act before the countdown.")
@@ -47,7 +48,9 @@ class Table(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=Q(seat_count__gte=2, seat_count__lte=10), name="table_seats_2_to_10"),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS, seat_count__lte=MAX_SEATS), name="table_seats_2_to_10"
+            ),
             models.CheckConstraint(condition=Q(max_buy_in__gte=F("min_buy_in")), name="table_buy_in_range"),
             models.CheckConstraint(
                 condition=Q(stake_small__gt=0, stake_big__gte=F("stake_small")), name="table_stakes"
@@ -75,24 +78,24 @@ class Table(models.Model):
         return self.action_seconds + self.countdown_seconds
 
     def clean(self) -> None:
+        """The table's own limits here; the stakes by the engine's rules (``check_stakes``)."""
         errors: dict[str, str] = {}
-        if not 2 <= (self.seat_count or 0) <= 10:
-            errors["seat_count"] = "A table seats 2 to 10 players (RULES 1.1)."
+        if not MIN_SEATS <= (self.seat_count or 0) <= MAX_SEATS:
+            errors["seat_count"] = f"A table seats {MIN_SEATS} to {MAX_SEATS} players (RULES 1.1)."
         if self.min_buy_in is not None and self.max_buy_in is not None and self.max_buy_in < self.min_buy_in:
             errors["max_buy_in"] = "The maximum buy-in must be at least the minimum buy-in."
-        if self.stake_small and self.stake_big and self.stake_big < self.stake_small:
-            errors["stake_big"] = "The second stake must be at least the first."
-        if self.variant == self.Variant.POT_LIMIT:
-            if self.stake_small and self.stake_big and self.stake_big != 2 * self.stake_small:
-                errors["stake_big"] = "In Pot Limit the big blind is twice the small blind (RULES 2.5)."
-            if self.small_blind_override is not None:
-                errors["small_blind_override"] = "Only Limit tables may override the small blind."
-        elif (
-            self.small_blind_override is not None and self.stake_small and self.small_blind_override >= self.stake_small
-        ):
-            errors["small_blind_override"] = "The small blind must be less than the big blind (the small bet)."
-        if self.min_buy_in and self.stake_small and self.stake_big and self.min_buy_in < self.blinds.big_blind:
-            errors["min_buy_in"] = "The minimum buy-in must cover at least one big blind."
+        if self.small_blind_override is not None and self.variant != self.Variant.LIMIT:
+            errors["small_blind_override"] = "Only Limit tables may override the small blind."
+        elif self.variant and self.stake_small and self.stake_big:
+            blinds = self.blinds
+            try:
+                check_stakes(Variant(self.variant), blinds.small_blind, blinds.big_blind, blinds.big_bet)
+            except ValueError as error:
+                field = "small_blind_override" if self.small_blind_override is not None else "stake_big"
+                errors[field] = str(error)
+            else:
+                if self.min_buy_in and self.min_buy_in < blinds.big_blind:
+                    errors["min_buy_in"] = "The minimum buy-in must cover at least one big blind."
         if errors:
             raise ValidationError(errors)
 
@@ -163,7 +166,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique_per_table"),
             models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player_per_table"),
             models.CheckConstraint(condition=Q(stack__gte=0), name="seat_stack_never_negative"),
-            models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_to_10"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=MAX_SEATS), name="seat_number_1_to_10"),
         ]
 
     def __str__(self) -> str:

@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
-MAX_SEAT_NUMBER = 10
+# A table seats 2 to 10 players, numbered 1..10 (RULES 1.1); a hand deals in 2 to 10 of them.
+MIN_SEATS = 2
+MAX_SEATS = 10
+MIN_PLAYERS = MIN_SEATS
+MAX_PLAYERS = MAX_SEATS
+MAX_SEAT_NUMBER = MAX_SEATS
 
 
 class Variant(StrEnum):
@@ -118,27 +121,28 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_amounts(config: HandConfig) -> None:
-    amounts = {
-        "small_blind": config.small_blind,
-        "big_blind": config.big_blind,
-        "big_bet": config.big_bet,
-        "big_blind_ante": config.big_blind_ante,
-    }
+def check_stakes(variant: Variant, small_blind: int, big_blind: int, big_bet: int, big_blind_ante: int = 0) -> None:
+    """Raise ValueError unless these amounts make a game (RULES 2.4, 2.5, 7.1, 7.2); the
+    table's configuration is checked with the same rules as each hand's."""
+    amounts = {"small_blind": small_blind, "big_blind": big_blind, "big_bet": big_bet, "big_blind_ante": big_blind_ante}
     for label, amount in amounts.items():
         if not _is_int(amount) or amount < 0:
             raise ValueError(f"{label} must be a whole number of chips >= 0; got {amount!r}.")
-    if config.big_blind < 1:
+    if big_blind < 1:
         raise ValueError("The big blind must be at least 1 chip.")
-    if config.small_blind > config.big_blind:
+    if small_blind > big_blind:
         raise ValueError("The small blind cannot be larger than the big blind.")
-    if config.variant is Variant.POT_LIMIT:
-        if config.big_blind != 2 * config.small_blind:
+    if variant is Variant.POT_LIMIT:
+        if big_blind != 2 * small_blind:
             raise ValueError("Pot Limit: the big blind must be twice the small blind (RULES 2.5).")
-        if config.big_bet != 0:
+        if big_bet != 0:
             raise ValueError("Pot Limit has no big bet: pass big_bet=0.")
-    elif config.big_bet < config.big_blind:
+    elif big_bet < big_blind:
         raise ValueError("Limit: the big bet cannot be smaller than the small bet (the big blind).")
+
+
+def _check_amounts(config: HandConfig) -> None:
+    check_stakes(config.variant, config.small_blind, config.big_blind, config.big_bet, config.big_blind_ante)
 
 
 def _check_seats(config: HandConfig) -> None:

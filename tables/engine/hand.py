@@ -136,12 +136,32 @@ class Hand(HandFlow):
         if kind is ActionKind.FOLD:
             self._fold(i)
             return ev.player_acted(seat, street, kind, 0, self._bets[i], False)
-        if self._contributed[i]:
+        if self._timeout_protects(i):
             self._status[i] = PROTECTED
             self._active_count -= 1
             return ev.timed_out(seat, street, ev.Became.PROTECTED_ALL_IN)
         self._fold(i)
         return ev.timed_out(seat, street, ev.Became.FOLD)
+
+    def _timeout_protects(self, i: int) -> bool:
+        return self._contributed[i] > 0
+
+    def timeout_outcome(self) -> ev.Became | None:
+        """What a TIMEOUT would make of the seat to act now (RULES 6.2): a protected all-in
+        if it has chips in the pot, else a fold. None when nobody is to act.
+
+        >>> from tables.engine import Hand, HandConfig, SeatSetup, Variant
+        >>> from tables.engine.deck import FULL_DECK
+        >>> hand = Hand(HandConfig(Variant.POT_LIMIT, 1, 2, 0, (SeatSetup(1, 100), SeatSetup(2, 100), SeatSetup(3, 100)), 1, 2, 3), FULL_DECK)
+        >>> _ = hand.start()
+        >>> hand.to_act, hand.timeout_outcome()  # the button has nothing in the pot
+        (1, <Became.FOLD: 'fold'>)
+        """
+        return (
+            None
+            if self._to_act is None
+            else (ev.Became.PROTECTED_ALL_IN if self._timeout_protects(self._to_act) else ev.Became.FOLD)
+        )
 
     # ----------------------------------------------------------- validation
 

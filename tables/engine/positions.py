@@ -61,8 +61,7 @@ the hand engine's concern: a seat planned for a blind posts it as it can.
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-MIN_SEATS = 2
-MAX_SEATS = 10
+from .config import MAX_SEATS, MIN_SEATS
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -48,7 +48,7 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
     """The engine's TIMEOUT, unless the player is past the room's daily protected all-in allowance."""
     engine = turn.engine
     limit = ClockPolicy.current().protected_all_ins_per_day
-    if limit is not None and engine.contributed[seat.number] > 0:
+    if limit is not None and engine.timeout_outcome() is Became.PROTECTED_ALL_IN:
         used = TimeoutRecord.objects.filter(
             player=seat.player, became=Became.PROTECTED_ALL_IN, created_at__gte=turn.now - timedelta(hours=24)
         ).count()

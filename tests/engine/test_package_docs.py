@@ -5,7 +5,7 @@ import doctest
 import pytest
 
 import tables.engine
-from tables.engine import betting, positions, pots
+from tables.engine import betting, hand, positions, pots
 
 
 def run_examples(module, name: str | None = None) -> doctest.TestResults:
@@ -29,6 +29,7 @@ def test_package_docstring_example():
         (betting, "PotLimitRound.bounds", 5),  # RULES 3.6, 3.7: pot-size raises, the minimum, all-in for less
         (pots, "layer_pots", 2),  # RULES 4.1, 4.2: side pots by contribution levels
         (positions, "plan_next_hand", 8),  # RULES 2.1, 2.3, 2.9: the first hand, a dead small blind, a dead button
+        (hand, "Hand.timeout_outcome", 5),  # RULES 6.2: what a timeout makes of the seat to act
     ],
 )
 def test_rule_examples_in_the_docstrings(module, name, examples):

@@ -85,3 +85,15 @@ def test_rule_6_2_timeout_after_calling_when_a_check_is_possible_is_still_protec
 def test_rule_6_2_only_the_seat_to_act_can_time_out():
     hand = new_hand(make_config({1: 100, 2: 100, 3: 100}))
     assert_illegal(hand, Action(2, ActionKind.TIMEOUT), "It is not seat 2's turn")
+
+
+def test_rule_6_2_the_engine_says_what_a_timeout_would_make_of_the_seat_to_act():
+    """The table's clock asks rather than working it out (its daily allowance of protected all-ins)."""
+    hand = new_hand(make_config({1: 100, 2: 100, 3: 100}))
+    assert (hand.to_act, hand.timeout_outcome()) == (1, "fold")  # the button, nothing in
+    play(hand, "1 call")
+    assert (hand.to_act, hand.timeout_outcome()) == (2, "protected_all_in")  # the small blind
+    play(hand, "2 call", "3 check", "2 check", "3 check")
+    assert (hand.to_act, hand.timeout_outcome()) == (1, "protected_all_in")  # called before: still in
+    check_down(hand)
+    assert hand.timeout_outcome() is None  # nobody to act

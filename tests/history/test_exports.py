@@ -13,19 +13,17 @@ from tables.history.access import HandRecord
 from tables.history.phh import phh_text
 from tables.models import HandPlayer, Table
 from tables.selectors.hands import logged_events
-
-from .conftest import (
+from tests.support.history import (
     ALICE_CARDS,
     BOB_CARDS,
     CAROL_CARDS,
     Played,
-    act,
     arranged_deck,
     fold_to_the_big_blind,
     play_to_showdown,
-    sit,
     start,
 )
+from tests.support.tables import act, sit
 
 pytestmark = [pytest.mark.django_db]
 
@@ -150,8 +148,8 @@ def test_exports_are_404_for_someone_who_did_not_play(client, showdown_hand, mak
 
 
 @pytest.mark.parametrize("name", ["export_text", "export_phh"])
-def test_exports_are_404_while_the_hand_is_running(client, running_hand, name):
-    assert fetch(client, running_hand.players["alice"], name, running_hand.hand.pk).status_code == 404
+def test_exports_are_404_while_the_hand_is_running(client, hand_on_the_flop, name):
+    assert fetch(client, hand_on_the_flop.players["alice"], name, hand_on_the_flop.hand.pk).status_code == 404
 
 
 # --- PHH ------------------------------------------------------------------------

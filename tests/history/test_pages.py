@@ -14,8 +14,7 @@ from tables.history import listing
 from tables.history.replayer import replay
 from tables.models import Hand
 from tables.selectors.hands import logged_events
-
-from .conftest import ALICE_CARDS, BOB_CARDS, CAROL_CARDS, fold_to_the_big_blind, play_to_showdown
+from tests.support.history import ALICE_CARDS, BOB_CARDS, CAROL_CARDS, fold_to_the_big_blind, play_to_showdown
 
 pytestmark = [pytest.mark.django_db]
 
@@ -131,10 +130,10 @@ def test_a_player_sees_their_own_cards_and_shown_cards_but_never_unshown_ones(cl
     assert cards_in(carol_parts, BOB_CARDS) == []
 
 
-def test_a_running_hand_never_shows_the_deck_the_salt_or_other_hole_cards(client, running_hand):
-    hand = running_hand.hand
+def test_a_running_hand_never_shows_the_deck_the_salt_or_other_hole_cards(client, hand_on_the_flop):
+    hand = hand_on_the_flop.hand
     assert hand.state == Hand.State.RUNNING
-    response = page_of(client, running_hand.players["carol"], hand)
+    response = page_of(client, hand_on_the_flop.players["carol"], hand)
     page = response.content.decode()
     assert response.status_code == 200
     assert hand.deck_commitment in page
@@ -165,11 +164,11 @@ def test_staff_see_every_hole_card_of_a_complete_hand(client, showdown_hand, dja
     assert cards_in(section(page, "replayer"), BOB_CARDS + " " + CAROL_CARDS) == (BOB_CARDS + " " + CAROL_CARDS).split()
 
 
-def test_staff_see_no_hole_card_of_a_running_hand_they_do_not_play(client, running_hand, django_user_model):
+def test_staff_see_no_hole_card_of_a_running_hand_they_do_not_play(client, hand_on_the_flop, django_user_model):
     staff = django_user_model.objects.create_user("croupier", password="x-Strong-pass-1", is_staff=True)
-    page = page_of(client, staff, running_hand.hand).content.decode()
+    page = page_of(client, staff, hand_on_the_flop.hand).content.decode()
     assert cards_in(page, ALICE_CARDS + " " + BOB_CARDS + " " + CAROL_CARDS) == []
-    assert running_hand.hand.salt not in page
+    assert hand_on_the_flop.hand.salt not in page
 
 
 def test_someone_who_did_not_play_the_hand_gets_404(client, showdown_hand, make_player):

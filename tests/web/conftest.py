@@ -9,10 +9,6 @@ from functools import partial
 import pytest
 
 from tests.support.browser import CHROMIUM_ARGS, SCREENSHOTS
-from tests.support.decks import SEAT_1_CARDS, SEAT_2_CARDS, deck_from
-
-# Still imported from here by tests/web/test_presentation.py; tests/support/decks.py is their home.
-__all__ = ["SEAT_1_CARDS", "SEAT_2_CARDS", "deck_from"]
 
 
 @pytest.fixture(params=["redis", "in-memory"])

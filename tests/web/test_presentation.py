@@ -12,8 +12,7 @@ from tables.presentation.cards import card_view, card_views
 from tables.presentation.controls import action_controls
 from tables.presentation.layout import seat_spots
 from tables.presentation.log_lines import log_lines
-
-from .conftest import SEAT_1_CARDS, SEAT_2_CARDS, deck_from
+from tests.support.decks import SEAT_1_CARDS, SEAT_2_CARDS, deck_from
 
 
 def heads_up_hand(variant=Variant.POT_LIMIT, stacks=(200, 200)) -> Hand:
