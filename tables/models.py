@@ -216,7 +216,7 @@ class HandPlayer(models.Model):
     """Who played a hand, from which seat, and how it went for them (for the history)."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
-    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="hands_played")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played")
     seat = models.PositiveSmallIntegerField()
     starting_stack = models.BigIntegerField()
     final_stack = models.BigIntegerField(null=True, blank=True)
@@ -275,7 +275,7 @@ class ClockPolicy(models.Model):
 class TimeoutRecord(models.Model):
     """A player's turn ran out, and what it became (fold, protected all-in, or check/fold past the limit)."""
 
-    player = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="timeouts")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="timeouts")
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="timeouts")
     became = models.CharField(max_length=24)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
