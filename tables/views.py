@@ -9,6 +9,7 @@ from accounts.request_ids import new_request_id
 from .forms import seat_forms_purpose
 from .presentation.fragments import lobby_rows_fragment, page_fragments
 from .presentation.screens import views_for
+from .presentation.teaching import hand_example, pot_limit_example
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
 
@@ -27,3 +28,13 @@ def table_page(request, table_id: int):
     request_id = new_request_id(user.pk, seat_forms_purpose(table_id)) if user.is_authenticated else ""
     page = page_fragments(view, me, request_id)
     return render(request, "tables/table.html", {"view": view, "page": page})
+
+
+def how_to_play(request):
+    """Omaha High as this room plays it, for players new to it (RULES.md in plain words)."""
+    context = {
+        "seed_example": hand_example("Kd 7h 7c 2s", "Kc Kh 7s 3d 9s"),  # RULES 5.2, the seed's own
+        "no_flush": hand_example("Kh Qs Qd 3c", "Ah Jh 8h 4h 2c"),  # four hearts on the board, one in hand
+        "pot_limit": pot_limit_example(),
+    }
+    return render(request, "help/how_to_play.html", context)

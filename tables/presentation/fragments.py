@@ -74,6 +74,12 @@ def lobby_row_fragment(row: LobbyRow) -> str:
     return str(_macros().lobby_row(row)).strip()
 
 
+def card_row(cards) -> str:
+    """Cards drawn as the table draws them (the ``card`` macro), for pages that show cards."""
+    card = _macros().card
+    return '<span class="card-row">' + "".join(str(card(c)) for c in cards) + "</span>"
+
+
 def _macros():
     """The pieces several fragments share (``tables/ui.html``), to render one on its own."""
     return _template("tables/ui.html").module
