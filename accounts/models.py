@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
@@ -17,6 +18,13 @@ class User(AbstractUser):
     """A player (or staff member). Custom from the first migration, as Django advises."""
 
     objects = UserManager()
+
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="The language the room speaks to this player (empty: their browser's).",
+    )
 
     class Meta:
         db_table = "accounts_user"

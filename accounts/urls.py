@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import languages, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -11,4 +11,5 @@ urlpatterns = [
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profile/", views.profile, name="profile"),
     path("profile/reload/", views.reload_bankroll, name="reload"),
+    path("language/", languages.set_language, name="set_language"),
 ]

@@ -15,7 +15,7 @@ from typing import Any, Final
 from . import events as ev
 from .betting import STREETS, Action, ActionKind, LegalActions, PlayerStatus, Street, WagerKind
 from .config import HandConfig
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .flow import ACTIVE, ALL_IN, PROTECTED, HandFlow
 from .pots import Pot, PotAward
 
@@ -23,10 +23,21 @@ from .pots import Pot, PotAward
 _BET: Final = ActionKind.BET
 _RAISE: Final = ActionKind.RAISE
 
-_NO_CHIPS_TO_RAISE = "You do not have enough chips to raise: you may call all-in or fold"
-_NOBODY_TO_RAISE = "No other player could call a raise: you may only call or fold"
-_CAPPED = "The betting is capped: you may only call or fold"
-_NOT_REOPENED = "The all-in was less than a full raise and does not reopen the betting: you may only call or fold"
+_NO_CHIPS_TO_RAISE = _("You do not have enough chips to raise: you may call all-in or fold")
+_NOBODY_TO_RAISE = _("No other player could call a raise: you may only call or fold")
+_CAPPED = _("The betting is capped: you may only call or fold")
+_NOT_REOPENED = _("The all-in was less than a full raise and does not reopen the betting: you may only call or fold")
+_NO_AMOUNT = {
+    ActionKind.FOLD: _("A fold takes no amount"),
+    ActionKind.CHECK: _("A check takes no amount"),
+    ActionKind.CALL: _("A call takes no amount"),
+    ActionKind.TIMEOUT: _("A timeout takes no amount"),
+}
+_WAGER_TO = {ActionKind.BET: _("Bet must be to {amount}"), ActionKind.RAISE: _("Raise must be to {amount}")}
+_WAGER_BETWEEN = {
+    ActionKind.BET: _("Bet must be to between {low} and {high}"),
+    ActionKind.RAISE: _("Raise must be to between {low} and {high}"),
+}
 
 
 class Hand(HandFlow):
@@ -53,7 +64,7 @@ class Hand(HandFlow):
     def start(self) -> list[ev.Event]:
         """Post the blinds (RULES 2.3-2.8), deal (RULES 1.4) and open the pre-flop betting."""
         if self._started:
-            raise IllegalAction("The hand has already started")
+            raise IllegalAction(_("The hand has already started"))
         self._started = True
         config = self.config
         index_of = {seat: i for i, seat in enumerate(self._seats)}
@@ -168,44 +179,43 @@ class Hand(HandFlow):
     def _check(self, action: Action) -> tuple[int, int]:
         """Return (player index, bet total after the action) or raise IllegalAction."""
         if not self._started:
-            raise IllegalAction("The hand has not started yet")
+            raise IllegalAction(_("The hand has not started yet"))
         if self._over:
-            raise IllegalAction("The hand is over")
+            raise IllegalAction(_("The hand is over"))
         legal = self._legal if self._legal_version == len(self._events) else self.legal_actions()
         i = self._to_act
         assert legal is not None and i is not None  # a started hand that is not over has someone to act
         if action.seat != legal.seat:
-            raise IllegalAction(f"It is not seat {action.seat}'s turn")
+            raise IllegalAction(_("It is not seat {seat}'s turn"), seat=action.seat)
         kind = action.kind
         amount = action.amount
         if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
-            raise IllegalAction(f"A {kind.value} takes no amount")
+            raise IllegalAction(_NO_AMOUNT[kind])
         my_bet = self._bets[i]
         current = self._round.current_bet
         if kind is ActionKind.CHECK:
             if not legal.can_check:
-                raise IllegalAction(f"You cannot check facing a bet of {current}")
+                raise IllegalAction(_("You cannot check facing a bet of {bet}"), bet=current)
             return i, my_bet
         if kind is ActionKind.CALL:
             if legal.can_check:
-                raise IllegalAction("There is no bet to call: you may check")
+                raise IllegalAction(_("There is no bet to call: you may check"))
             return i, my_bet + legal.call_amount
         if kind is ActionKind.FOLD or kind is ActionKind.TIMEOUT:
             return i, my_bet
         if kind is ActionKind.BET and current:
-            raise IllegalAction(f"There is already a bet of {current}: you may raise")
+            raise IllegalAction(_("There is already a bet of {bet}: you may raise"), bet=current)
         if kind is ActionKind.RAISE and not current:
-            raise IllegalAction("There is no bet to raise: you may bet")
+            raise IllegalAction(_("There is no bet to raise: you may bet"))
         low, high = legal.min_to, legal.max_to
         if low is None or high is None:
             refusal = self._wager_refusal(i, current - my_bet)
             assert refusal is not None  # legal_actions offered no bet for this reason
             raise IllegalAction(refusal)
         if type(amount) is not int or not low <= amount <= high:
-            word = "Bet" if kind is ActionKind.BET else "Raise"
             if low == high:
-                raise IllegalAction(f"{word} must be to {low}")
-            raise IllegalAction(f"{word} must be to between {low} and {high}")
+                raise IllegalAction(_WAGER_TO[kind], amount=low)
+            raise IllegalAction(_WAGER_BETWEEN[kind], low=low, high=high)
         return i, amount
 
     def _wager_refusal(self, i: int, to_call: int) -> str | None:

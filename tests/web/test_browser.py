@@ -52,7 +52,7 @@ def sign_up(page, username):
     page.fill("#id_username", username)
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url("**/")
 
 
@@ -253,7 +253,7 @@ def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, vi
     page.goto("/accounts/login/")
     page.fill("#id_username", players[0].username)
     page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url("**/")
     page.goto(f"/tables/{table.pk}/")  # full: the lobby offers "Watch"
     page.wait_for_function("window.socketMessages >= 1")  # the snapshot has replaced the served page

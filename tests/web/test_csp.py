@@ -95,7 +95,7 @@ def test_no_page_breaks_the_policy(chromium, live_server_url, make_player, make_
         page.fill("#id_username", "walker")
         page.fill("#id_password1", PASSWORD)
         page.fill("#id_password2", PASSWORD)
-        page.click("button[type=submit]")
+        page.click("main button[type=submit]")
         page.wait_for_url(f"{live_server_url}/")
 
         # A table with a running hand: the felt, the player's own cards and controls, the
@@ -121,7 +121,7 @@ def test_no_page_breaks_the_policy(chromium, live_server_url, make_player, make_
         page.goto("/accounts/login/")
         page.fill("#id_username", "boss")
         page.fill("#id_password", PASSWORD)
-        page.click("button[type=submit]")
+        page.click("main button[type=submit]")
         page.wait_for_url(f"{live_server_url}/")
         page.goto("/admin/")
         page.wait_for_selector("#site-name")
