@@ -11,7 +11,9 @@ deals. After every step the chips are checked:
 - every player owns exactly what the ledger issued to them plus what they won or lost in
   complete hands.
 
-Exit status 1 on the first broken check. The suite runs the same driver for a few thousand
+Exit status 1 on the first broken check. ``--crowds N`` plays N independent crowds side by side
+(one process and database each) and shares the steps among them, to use a machine's cores.
+The suite runs the same driver for a few thousand
 steps (tests/web/test_adversary_frames.py).
 """
 
@@ -28,6 +30,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 PLAYERS = 4
 SEATS = 4
@@ -379,10 +382,16 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.adversary", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    parser.add_argument("--steps", type=int, default=100_000)
+    parser.add_argument("--steps", type=int, default=100_000, help="steps in all, shared among the crowds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default="poker_adversary", help="database name, dropped and recreated")
+    parser.add_argument("--figures", help="also write the figures (JSON) to this file")
+    parser.add_argument("--crowds", type=int, default=1,
+                        help="independent crowds played side by side, each in its own process and database "
+                             "(<db>_<k>) with seed <seed>+k; a machine's cores are used, the steps are not shortened")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.crowds > 1:
+        return _play_crowds(args)
 
     from .load.stack import database_url, recreate_database
 
@@ -400,11 +409,48 @@ def main(argv: list[str] | None = None) -> int:
     table, players = setup_world(uuid.uuid4().hex[:6])
     print(f"database {args.db} (recreated): {args.steps} steps, seed {args.seed}", flush=True)
     try:
-        figures = asyncio.run(play(steps=args.steps, seed=args.seed, table=table, players=players))
+        figures = asyncio.run(play(steps=args.steps, seed=args.seed, table=table, players=players,
+                                   log=lambda line: print(f"{args.db}: {line}", flush=True)))  # fmt: skip
     except ChecksFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
     print(json.dumps(figures, indent=2))
+    if args.figures:
+        with open(args.figures, "w") as file:
+            json.dump(figures, file)
+    print("PASSED")
+    return 0
+
+
+def _play_crowds(args) -> int:
+    """Run ``args.crowds`` single-crowd runs at once and add up their figures; fails if any fails."""
+    import subprocess
+    import tempfile
+
+    started = time.monotonic()
+    shares = [args.steps // args.crowds + (k < args.steps % args.crowds) for k in range(args.crowds)]
+    with tempfile.TemporaryDirectory() as folder:
+        files = [os.path.join(folder, f"crowd-{k}.json") for k in range(args.crowds)]
+        runs = [
+            subprocess.Popen([sys.executable, "-m", "bench.adversary", "--steps", str(steps),
+                              "--seed", str(args.seed + k), "--db", f"{args.db}_{k}", "--figures", files[k]])
+            for k, steps in enumerate(shares)
+        ]  # fmt: skip
+        failed = [k for k, run in enumerate(runs) if run.wait() != 0]
+        if failed:
+            print(f"FAILED: crowds {failed}", file=sys.stderr)
+            return 1
+        figures = [json.loads(Path(path).read_text()) for path in files]
+    added = {
+        "steps": sum(f["steps"] for f in figures),
+        "crowds": args.crowds,
+        "seeds": [f["seed"] for f in figures],
+        "seconds": round(time.monotonic() - started, 1),
+        "kinds": {kind: sum(f["kinds"].get(kind, 0) for f in figures) for kind in STEP_WEIGHTS},
+        "frames_sent": sum(f["frames_sent"] for f in figures),
+        "hands": {what: sum(f["hands"][what] for f in figures) for what in figures[0]["hands"]},
+    }
+    print(json.dumps(added, indent=2))
     print("PASSED")
     return 0
 
