@@ -4,6 +4,8 @@ The rules live in tables.engine; these models store what the engine needs
 (a table's configuration, who sits where, each hand's deck and event log).
 """
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -285,3 +287,29 @@ class TimeoutRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} timed out in {self.hand}: {self.became}"
+
+
+def _new_installation_number() -> int:
+    return INSTALLATION_NUMBERS.start + secrets.randbelow(len(INSTALLATION_NUMBERS))
+
+
+# Six digits, so every installation's exported hand numbers have the same width (tables.history.numbering).
+INSTALLATION_NUMBERS = range(100_000, 1_000_000)
+
+
+class Installation(models.Model):
+    """This installation of the room, one row created once: its random number sets it apart from
+    every other installation (and from this one after a database reset) in exported hand numbers."""
+
+    number = models.PositiveIntegerField(
+        default=_new_installation_number, help_text="Drawn at random when the row is created; never changed."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Installation {self.number}"
+
+    @classmethod
+    def current(cls) -> "Installation":
+        installation, _ = cls.objects.get_or_create(pk=1)
+        return installation
