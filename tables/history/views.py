@@ -1,11 +1,12 @@
 """Hand history pages and exports: parse the request, call one function, render."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound, StreamingHttpResponse
 from django.shortcuts import render
 
 from .access import open_hand, own_complete_hands
 from .detail import hand_page
+from .history_files import phh_files, pokerstars_history
 from .listing import played_hands_page
 from .phh import PhhUnavailable, phh_text
 from .pokerstars import pokerstars_text, pokerstars_texts
@@ -49,6 +50,25 @@ def export_phh(request, hand_id: int):
     except PhhUnavailable as reason:
         return HttpResponseNotFound(str(reason), content_type="text/plain; charset=utf-8")
     return _download(text, f"hand-{hand_id}.phh")
+
+
+@login_required
+def export_history(request):
+    """Every complete hand the player played, as one PokerStars file, written as it streams."""
+    pieces = (piece.encode() for piece in pokerstars_history(request.user))
+    return _streamed(pieces, "text/plain; charset=utf-8", "hand-history.txt")
+
+
+@login_required
+def export_history_phh(request):
+    """Every complete Pot Limit hand the player played, one PHH file each, in a zip written as it streams."""
+    return _streamed(phh_files(request.user), "application/zip", "hand-history-phh.zip")
+
+
+def _streamed(pieces, content_type: str, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(pieces, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _download(text: str, filename: str) -> HttpResponse:
