@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from tables.engine import Variant
 from tables.engine.config import MAX_SEATS, MIN_SEATS, check_stakes
@@ -27,7 +28,11 @@ class Table(models.Model):
         max_length=16, choices=[(variant.value, label) for variant, label in VARIANT_LABELS.items()]
     )
     stake_small = models.PositiveIntegerField(
-        help_text="Limit: the small bet (also the big blind). Pot Limit: the small blind."
+        help_text=gettext_lazy(
+            "Limit: the small bet (also the big blind). Pot Limit: the small blind. "
+            "Limit stakes on PokerStars' ladder (2/4, 5/10, 10/20, 15/30 with small blind 10, 20/40, 50/100, "
+            "100/200...) are the ones poker trackers accept in exported hand histories."
+        )
     )
     stake_big = models.PositiveIntegerField(help_text="Limit: the big bet (turn and river). Pot Limit: the big blind.")
     small_blind_override = models.PositiveIntegerField(
