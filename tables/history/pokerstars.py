@@ -119,6 +119,7 @@ class _Writer:
         self.high_bet = started["big_blind"]  # pre-flop the big blind is the bet to call or raise
         self.board: list[str] = []
         self.in_showdown = False
+        self.collections: list[tuple[int, str]] = []  # (pot index, "X collected N from pot"), written at the end
 
     def _say(self, event: Any, text: str) -> None:
         self.lines.append(f"{self.players[event['seat']].name}: {text}{all_in_clause(event)}")
@@ -205,13 +206,18 @@ class _Writer:
 
     def _on_pot_awarded(self, event: Any) -> None:
         self.pots.append(event["amount"])
+        pot = self.pot_names[event["pot_index"]]
         for winner in event["winners"]:
             player = self.players[winner["seat"]]
             player.won += winner["amount"]
-            self.lines.append(f"{player.name} collected {winner['amount']} from {self.pot_names[event['pot_index']]}")
+            self.collections.append((event["pot_index"], f"{player.name} collected {winner['amount']} from {pot}"))
 
     def _on_hand_ended(self, event: Any) -> None:
-        pass  # the summary follows
+        """PokerStars pays the side pots first, the last one first, and the main pot last; a player who
+        wins without a showdown "doesn't show hand"."""
+        self.lines += [line for _, line in sorted(self.collections, key=lambda pot_line: -pot_line[0])]
+        if not self.in_showdown:
+            self.lines += [f"{player.name}: doesn't show hand" for player in self.players.values() if player.won]
 
     def summary(self) -> list[str]:
         total = f"Total pot {sum(self.pots)}"

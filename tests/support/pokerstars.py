@@ -26,7 +26,9 @@ POT_NAME = r"(?P<pot>pot|main pot|side pot(?:-\d+)?)"
 
 HEADER = re.compile(
     r"PokerStars Hand #(?P<number>\d+):  Omaha (?P<limit>Pot Limit|Limit) \((?P<small>\d+)/(?P<big>\d+)\) - "
-    r"(?P<utc>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) UTC \[(?P<et>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\]"
+    # Eastern time, alone or in brackets after the player's own zone, is what trackers read.
+    r"(?:\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d [A-Z]{2,5} \[(?P<et>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\]"
+    r"|(?P<et_alone>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET)"
 )
 TABLE = re.compile(r"Table '(?P<table>.+)' (?P<max>\d+)-max \(Play Money\) Seat #(?P<button>\d+) is the button")
 SEAT = re.compile(rf"Seat (?P<seat>\d+): {NAME} \((?P<stack>\d+) in chips\)")
@@ -44,6 +46,7 @@ TIMED_OUT = re.compile(rf"{NAME} has timed out")
 UNCALLED = re.compile(rf"Uncalled bet \((?P<amount>\d+)\) returned to {NAME}")
 SHOWS = re.compile(rf"{NAME}: shows (?P<cards>\[{CARD} {CARD} {CARD} {CARD}\]) \((?P<words>{HAND_WORDS})\)")
 MUCKS = re.compile(rf"{NAME}: mucks hand")
+DOESNT_SHOW = re.compile(rf"{NAME}: doesn't show hand")
 COLLECTED = re.compile(rf"{NAME} collected (?P<amount>\d+) from {POT_NAME}")
 TOTAL = re.compile(r"Total pot (?P<total>\d+)(?P<pots>(?: (?:Main pot|Side pot(?:-\d+)?) \d+\.)*) \| Rake 0")
 POT_PART = re.compile(r" (Main pot|Side pot(?:-\d+)?) (\d+)\.")
@@ -104,7 +107,7 @@ def read_hand(text: str) -> TrackedHand:
         number=int(header["number"]),
         limit=header["limit"],
         stakes=(int(header["small"]), int(header["big"])),
-        et_time=header["et"],
+        et_time=header["et"] or header["et_alone"],
         button=int(table["button"]),
         lines=lines,
     )
@@ -189,6 +192,10 @@ def read_hand(text: str) -> TrackedHand:
         if section in ("betting", "showdown") and (collected := COLLECTED.fullmatch(line)):
             _known(hand, collected["name"], line)
             hand.collected[collected["name"]] += int(collected["amount"])
+            continue
+        if section == "betting" and (doesnt_show := DOESNT_SHOW.fullmatch(line)):
+            if not hand.collected.get(doesnt_show["name"]):
+                raise NotPokerStars(f"only a winner without a showdown does not show: {line}")
             continue
         if line == "*** SUMMARY ***" and section in ("betting", "showdown"):
             section = "summary"
