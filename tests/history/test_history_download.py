@@ -131,3 +131,27 @@ def test_the_hand_list_links_both_downloads(client, showdown_hand):
     client.force_login(showdown_hand.players["bob"])
     page = client.get(reverse("history:list")).content.decode()
     assert reverse("history:export_history") in page and reverse("history:export_history_phh") in page
+
+
+def test_the_whole_history_costs_the_same_queries_for_one_hand_or_five(client, seat_three):
+    """The hands are read a batch at a time (three queries a batch), never one query per hand."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, players = seat_three
+    by_seat = {1: players["alice"], 2: players["bob"], 3: players["carol"]}
+
+    def queries_to_download() -> int:
+        client.force_login(players["alice"])
+        response = client.get(reverse("history:export_history"))
+        with CaptureQueriesContext(connection) as streamed:
+            b"".join(response.streaming_content)
+        return len(streamed)
+
+    start(table)
+    fold_to_the_end(table, by_seat)
+    one_hand = queries_to_download()
+    for _ in range(4):
+        start(table)
+        fold_to_the_end(table, by_seat)
+    assert one_hand >= 3 and queries_to_download() == one_hand
