@@ -5,7 +5,7 @@ from cashier.admin import ReadOnlyAdmin
 
 from . import services
 from .engine.events import EventType
-from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
+from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Installation, Seat, Table, TimeoutRecord
 from .tracker_stakes import tracker_stakes_problem
 
 
@@ -156,3 +156,10 @@ class TimeoutRecordAdmin(ReadOnlyAdmin):
     list_select_related = ("player", "hand__table")
     list_filter = ("became",)
     search_fields = ("player__username",)
+
+
+@admin.register(Installation)
+class InstallationAdmin(ReadOnlyAdmin):
+    """The number that makes exported hand numbers unique to this installation: drawn once, never edited."""
+
+    list_display = ("number", "created_at")

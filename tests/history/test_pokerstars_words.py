@@ -90,3 +90,13 @@ def test_a_shown_hand_is_named_in_pokerstars_words(hole, board, words):
 def test_an_unknown_category_is_refused():
     with pytest.raises(ValueError, match="Unknown hand category"):
         pokerstars_hand_name("Five of a kind", ["Ah", "Ad", "Ac", "As", "Kd"])
+
+
+@pytest.mark.django_db
+def test_staff_read_the_installation_number_and_cannot_change_it(client, django_user_model):
+    from django.urls import reverse
+
+    number = installation_number()
+    client.force_login(django_user_model.objects.create_superuser(username="boss", password="x"))
+    assert str(number) in client.get(reverse("admin:tables_installation_changelist")).content.decode()
+    assert client.get(reverse("admin:tables_installation_add")).status_code == 403
