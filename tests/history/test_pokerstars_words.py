@@ -3,10 +3,12 @@
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tables.engine.cards import format_cards, parse_cards
+from tables.engine.cards import RANKS, format_cards, parse_cards
 from tables.engine.evaluator import evaluate_omaha
-from tables.history.hand_names import pokerstars_hand_name
+from tables.history.hand_names import RANK_NAMES, RANK_PLURALS, pokerstars_hand_name
 from tables.history.numbering import exported_hand_number, installation_number
 from tables.history.pokerstars import pokerstars_time
 from tables.models import Installation
@@ -100,3 +102,40 @@ def test_staff_read_the_installation_number_and_cannot_change_it(client, django_
     client.force_login(django_user_model.objects.create_superuser(username="boss", password="x"))
     assert str(number) in client.get(reverse("admin:tables_installation_changelist")).content.decode()
     assert client.get(reverse("admin:tables_installation_add")).status_code == 403
+
+
+CATEGORY_WORDS = {
+    "High card": "high card ",
+    "One pair": "a pair of ",
+    "Two pair": "two pair, ",
+    "Three of a kind": "three of a kind, ",
+    "Straight": "a straight, ",
+    "Flush": "a flush, ",
+    "Full house": "a full house, ",
+    "Four of a kind": "four of a kind, ",
+    "Straight flush": "a straight flush, ",
+}
+
+
+@given(st.permutations(range(52)))
+@settings(max_examples=300, deadline=None)
+def test_any_shown_hand_is_named_by_its_category_and_its_own_ranks(deck):
+    """RULES 5.2, 5.3: whatever the deal, the words name the evaluator's category and only ranks of
+    the five cards it counts, the more important rank first."""
+    value = evaluate_omaha(deck[:4], deck[4:9])
+    five = format_cards(value.cards)
+    words = pokerstars_hand_name(value.category, five)
+    assert words.startswith(CATEGORY_WORDS[value.category]) or words == "a Royal Flush"
+    named = [word.rstrip(",") for word in words.split() if word.rstrip(",") in NAMED_RANKS]
+    ranks = [NAMED_RANKS[word] for word in named]
+    assert set(ranks) <= {card[0] for card in five}
+    if value.category in ("Two pair", "Full house"):
+        counts = [sum(card[0] == rank for card in five) for rank in ranks]
+        assert counts == ([2, 2] if value.category == "Two pair" else [3, 2])
+        assert value.category == "Full house" or RANKS.index(ranks[0]) > RANKS.index(ranks[1])
+
+
+NAMED_RANKS = {
+    **{name: rank for rank, name in RANK_NAMES.items()},
+    **{name: rank for rank, name in RANK_PLURALS.items()},
+}
