@@ -96,6 +96,7 @@ def test_the_simulated_hands_cover_what_the_export_must_handle(simulated):
         seen[f"{len(hand.config.seats)} players"] += 1
         awards = [event for event in events if event["type"] == EventType.POT_AWARDED]
         seen["side pots"] += len(awards) > 1
+        seen["side pot-1 and side pot-2"] += len(awards) > 2
         seen["split pots"] += any(len(award["winners"]) > 1 for award in awards)
         seen["showdowns"] += any(event["type"] == EventType.HAND_SHOWN for event in events)
         for event in events:
@@ -104,7 +105,7 @@ def test_the_simulated_hands_cover_what_the_export_must_handle(simulated):
             if event["type"] in (EventType.PLAYER_ACTED, EventType.BLIND_POSTED) and event["all_in"]:
                 seen["all-ins"] += 1
     wanted = [Variant.LIMIT, Variant.POT_LIMIT, *(f"{n} players" for n in range(2, 7))]
-    wanted += ["side pots", "split pots", "showdowns", "all-ins", f"timeout: {Became.FOLD}"]
+    wanted += ["side pots", "side pot-1 and side pot-2", "split pots", "showdowns", "all-ins", f"timeout: {Became.FOLD}"]
     wanted += [f"timeout: {Became.PROTECTED_ALL_IN}"]
     assert all(seen[what] >= 5 for what in wanted), seen
 
@@ -118,6 +119,7 @@ def test_every_simulated_hand_reads_as_pokerstars_and_its_chips_add_up(simulated
 
     assert len(tracked) == HAND_COUNT
     assert len({each.number for each in tracked}) == HAND_COUNT
+    assert any(len(each.pots) > 2 for each in tracked)  # "Main pot N. Side pot-1 N. Side pot-2 N."
     for hand, seat, read in zip(simulated, viewers, tracked, strict=True):
         check_chips_add_up(read)
         names = {setup.seat: setup.name for setup in hand.config.seats}
