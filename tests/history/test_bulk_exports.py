@@ -105,7 +105,14 @@ def test_the_simulated_hands_cover_what_the_export_must_handle(simulated):
             if event["type"] in (EventType.PLAYER_ACTED, EventType.BLIND_POSTED) and event["all_in"]:
                 seen["all-ins"] += 1
     wanted = [Variant.LIMIT, Variant.POT_LIMIT, *(f"{n} players" for n in range(2, 7))]
-    wanted += ["side pots", "side pot-1 and side pot-2", "split pots", "showdowns", "all-ins", f"timeout: {Became.FOLD}"]
+    wanted += [
+        "side pots",
+        "side pot-1 and side pot-2",
+        "split pots",
+        "showdowns",
+        "all-ins",
+        f"timeout: {Became.FOLD}",
+    ]
     wanted += [f"timeout: {Became.PROTECTED_ALL_IN}"]
     assert all(seen[what] >= 5 for what in wanted), seen
 

@@ -155,3 +155,27 @@ def test_the_whole_history_costs_the_same_queries_for_one_hand_or_five(client, s
         start(table)
         fold_to_the_end(table, by_seat)
     assert one_hand >= 3 and queries_to_download() == one_hand
+
+
+def test_under_asgi_the_whole_history_streams_piece_by_piece(seat_three):
+    """Served by daphne, the download is an asynchronous stream, so Django does not read it whole first."""
+    import warnings
+
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    table, players = seat_three
+    hands = [play_to_showdown(table, players), fold_to_the_big_blind(table, players)]
+
+    async def download_over_asgi():
+        client = AsyncClient()
+        await client.aforce_login(players["alice"])
+        response = await client.get(reverse("history:export_history"))
+        return response, [piece async for piece in response.streaming_content]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "must consume synchronous iterators" would fail the test
+        response, pieces = async_to_sync(download_over_asgi)()
+    assert response.is_async and len(pieces) == len(hands)
+    installation = installation_number()
+    assert hand_numbers(b"".join(pieces).decode()) == [exported_hand_number(installation, h.pk) for h in hands]
