@@ -139,3 +139,22 @@ NAMED_RANKS = {
     **{name: rank for rank, name in RANK_NAMES.items()},
     **{name: rank for rank, name in RANK_PLURALS.items()},
 }
+
+
+@pytest.mark.django_db
+def test_a_hand_keeps_its_number_in_every_export_as_more_hands_are_played(client, seat_three):
+    from django.urls import reverse
+
+    from tests.support.history import fold_to_the_big_blind, play_to_showdown
+
+    table, players = seat_three
+    hand = play_to_showdown(table, players)
+    client.force_login(players["alice"])
+
+    def header() -> str:
+        return client.get(reverse("history:export_text", args=[hand.pk])).content.decode().splitlines()[0]
+
+    before = header()
+    fold_to_the_big_blind(table, players)
+    assert header() == before
+    assert before.startswith(f"PokerStars Hand #{exported_hand_number(installation_number(), hand.pk)}:  ")
