@@ -5,7 +5,8 @@ from cashier.admin import ReadOnlyAdmin
 
 from . import services
 from .engine.events import EventType
-from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Seat, Table, TimeoutRecord
+from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Installation, Seat, Table, TimeoutRecord
+from .tracker_stakes import tracker_stakes_problem
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -58,6 +59,16 @@ class TableAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(seats_taken=Count("seats"))  # one query for the list
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.variant == Table.Variant.LIMIT:
+            blinds = obj.blinds
+            problem = tracker_stakes_problem(
+                small_bet=blinds.big_blind, big_bet=blinds.big_bet, small_blind=blinds.small_blind
+            )
+            if problem:  # a warning, not a refusal: the rules allow these stakes (RULES 2.4, 7.1)
+                self.message_user(request, problem, messages.WARNING)
 
     @admin.display(description="Seats taken", ordering="seats_taken")
     def seats_taken(self, table):
@@ -145,3 +156,10 @@ class TimeoutRecordAdmin(ReadOnlyAdmin):
     list_select_related = ("player", "hand__table")
     list_filter = ("became",)
     search_fields = ("player__username",)
+
+
+@admin.register(Installation)
+class InstallationAdmin(ReadOnlyAdmin):
+    """The number that makes exported hand numbers unique to this installation: drawn once, never edited."""
+
+    list_display = ("number", "created_at")

@@ -4,10 +4,13 @@ The rules live in tables.engine; these models store what the engine needs
 (a table's configuration, who sits where, each hand's deck and event log).
 """
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from tables.engine import Variant
 from tables.engine.config import MAX_SEATS, MIN_SEATS, check_stakes
@@ -25,7 +28,11 @@ class Table(models.Model):
         max_length=16, choices=[(variant.value, label) for variant, label in VARIANT_LABELS.items()]
     )
     stake_small = models.PositiveIntegerField(
-        help_text="Limit: the small bet (also the big blind). Pot Limit: the small blind."
+        help_text=gettext_lazy(
+            "Limit: the small bet (also the big blind). Pot Limit: the small blind. "
+            "Limit stakes on PokerStars' ladder (2/4, 5/10, 10/20, 15/30 with small blind 10, 20/40, 50/100, "
+            "100/200...) are the ones poker trackers accept in exported hand histories."
+        )
     )
     stake_big = models.PositiveIntegerField(help_text="Limit: the big bet (turn and river). Pot Limit: the big blind.")
     small_blind_override = models.PositiveIntegerField(
@@ -285,3 +292,29 @@ class TimeoutRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} timed out in {self.hand}: {self.became}"
+
+
+def _new_installation_number() -> int:
+    return INSTALLATION_NUMBERS.start + secrets.randbelow(len(INSTALLATION_NUMBERS))
+
+
+# Six digits, so every installation's exported hand numbers have the same width (tables.history.numbering).
+INSTALLATION_NUMBERS = range(100_000, 1_000_000)
+
+
+class Installation(models.Model):
+    """This installation of the room, one row created once: its random number sets it apart from
+    every other installation (and from this one after a database reset) in exported hand numbers."""
+
+    number = models.PositiveIntegerField(
+        default=_new_installation_number, help_text="Drawn at random when the row is created; never changed."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Installation {self.number}"
+
+    @classmethod
+    def current(cls) -> "Installation":
+        installation, _ = cls.objects.get_or_create(pk=1)
+        return installation

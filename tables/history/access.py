@@ -8,17 +8,21 @@ a player at the table would see of it, never more.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from tables.engine.projection import visible_events
 from tables.models import Hand, HandPlayer
-from tables.selectors.hands import logged_events
+from tables.selectors.hands import logged_events, logged_events_of
 
 # A range export is one request: bound the work it may ask for.
 MAX_HANDS_PER_EXPORT = 200
+# The whole history is read this many hands at a time: three queries a batch, whatever its length.
+HISTORY_BATCH = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,27 @@ def own_complete_hands(user, first_id: int, last_id: int) -> list[HandRecord]:
         .order_by("pk")[:MAX_HANDS_PER_EXPORT]
     )
     return [_record(hand, user) for hand in hands]
+
+
+def every_own_complete_hand(user, variant: str | None = None) -> Iterator[HandRecord]:
+    """Every complete hand ``user`` played (of ``variant``, if given), oldest first, as a player at the
+    table saw it: their own hole cards and the hands shown, never more, staff or not."""
+    rows = HandPlayer.objects.filter(player=user, hand__state=Hand.State.COMPLETE)
+    if variant is not None:
+        rows = rows.filter(hand__config__variant=variant)
+    seats = rows.order_by("hand_id").values_list("hand_id", "seat")
+    for batch in _batched(seats.iterator(chunk_size=HISTORY_BATCH), HISTORY_BATCH):
+        seat_of = dict(batch)
+        hands = Hand.objects.select_related("table").in_bulk(seat_of)
+        events = logged_events_of(seat_of)
+        for hand_id, seat in batch:
+            yield HandRecord(hands[hand_id], visible_events(events[hand_id], seat), seat, full_knowledge=False)
+
+
+def _batched(rows: Iterable, size: int) -> Iterator[list]:
+    rows = iter(rows)
+    while batch := list(islice(rows, size)):
+        yield batch
 
 
 def _record(hand: Hand, user) -> HandRecord:

@@ -28,6 +28,7 @@ from tables.engine.events import Became, BlindKind, EventType
 from tables.presentation.wording import card_row, player_names
 
 from .access import HandRecord
+from .numbering import exported_hand_number, installation_number
 
 POT_LIMIT_OMAHA = "PO"
 UNKNOWN_HOLE_CARDS = "????????"
@@ -38,8 +39,9 @@ class PhhUnavailable(Exception):
     """The hand cannot be written as PHH; the message says why."""
 
 
-def phh_text(record: HandRecord) -> str:
-    """The PHH text of a complete hand; raises ``PhhUnavailable`` for a hand PHH cannot express."""
+def phh_text(record: HandRecord, installation: int | None = None) -> str:
+    """The PHH text of a complete hand; raises ``PhhUnavailable`` for a hand PHH cannot express.
+    ``installation``: this room's number (``numbering``), read from the database when not given."""
     started = record.events[0]
     if started["variant"] != Variant.POT_LIMIT:
         raise PhhUnavailable("PHH has no fixed-limit Omaha High variant: export Limit hands as PokerStars text.")
@@ -60,7 +62,7 @@ def phh_text(record: HandRecord) -> str:
         ("actions", "[\n" + "".join(f"  {_string(a)},\n" for a in _actions(record.events, player)) + "]"),
         ("venue", _string(VENUE)),
         ("table", _string(hand.table.name)),
-        ("hand", str(hand.pk)),
+        ("hand", str(exported_hand_number(installation_number() if installation is None else installation, hand.pk))),
         ("seat_count", str(hand.table.seat_count)),
         ("seats", _list(order)),
         ("players", _list(_string(names[seat]) for seat in order)),

@@ -2,22 +2,36 @@
 
 Written from the events one viewer may see (``access.HandRecord``): "Dealt
 to" lines only for the hole cards the viewer knows, other players' cards
-only when shown. Play money: amounts are plain chip counts, times are UTC.
+only when shown. Play money: amounts are plain chip counts. The line for line
+format, and the few places where the room has no PokerStars equivalent, are in
+``tables/history/README.md``.
+
+- Times: PokerStars writes the player's own zone, then Eastern time in
+  brackets; trackers read the last time and take it as ET, so the room writes
+  UTC then ET (``America/New_York``, summer time included).
+- Hand numbers: ``numbering.exported_hand_number``, unique per installation.
+- A protected all-in (RULES 6.2): the player's last line that put chips in is
+  marked "and is all-in", PokerStars' own mark, which is how a tracker learns
+  the player is all-in; "X has timed out" follows where the clock ran out.
+  The live log keeps the room's own wording.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from tables.engine import ActionKind, Street, Variant
 from tables.engine.events import Became, BlindKind, EventType
-from tables.presentation.wording import STREET_TITLES, all_in_clause, bracketed_cards, card_row, player_names
+from tables.presentation.wording import ALL_IN_CLAUSE, STREET_TITLES, all_in_clause, bracketed_cards, player_names
 
 from .access import HandRecord
 from .game import stakes_label
+from .hand_names import pokerstars_hand_name
+from .numbering import exported_hand_number, installation_number
 
 GAME_NAMES = {Variant.LIMIT: "Omaha Limit", Variant.POT_LIMIT: "Omaha Pot Limit"}
 BLIND_LINES = {
@@ -31,24 +45,42 @@ STREET_HEADERS = {street: STREET_TITLES[street].upper() for street in (Street.FL
 FOLDED_ON = {street: f"on the {STREET_TITLES[street]}" for street in Street} | {Street.PREFLOP: "before Flop"}
 # PokerStars separates the hands of a file by blank lines.
 HAND_SEPARATOR = "\n\n\n"
+EASTERN = ZoneInfo("America/New_York")
 
 
-def pokerstars_texts(records: Iterable[HandRecord]) -> str:
-    return HAND_SEPARATOR.join(pokerstars_text(record) for record in records)
+def pokerstars_texts(records: Iterable[HandRecord], installation: int | None = None) -> str:
+    return "".join(pokerstars_stream(records, installation))
 
 
-def pokerstars_text(record: HandRecord) -> str:
+def pokerstars_stream(records: Iterable[HandRecord], installation: int | None = None) -> Iterable[str]:
+    """The hands one after the other, each a piece of text, as a file of them is written."""
+    installation = installation_number() if installation is None else installation
+    for k, record in enumerate(records):
+        yield (HAND_SEPARATOR if k else "") + pokerstars_text(record, installation)
+
+
+def pokerstars_text(record: HandRecord, installation: int | None = None) -> str:
+    """``installation``: this room's number (``numbering``), read from the database when not given."""
     started, hand = record.events[0], record.hand
+    installation = installation_number() if installation is None else installation
     pot_awarded = EventType.POT_AWARDED
     writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == pot_awarded))
     for event in record.events:
         LINE_WRITERS[event["type"]](writer, event)
-    when = hand.started_at.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
+    number = exported_hand_number(installation, hand.pk)
+    game = f"{GAME_NAMES[started['variant']]} ({stakes_label(started)})"
     header = [
-        f"PokerStars Hand #{hand.pk}:  {GAME_NAMES[started['variant']]} ({stakes_label(started)}) - {when} UTC",
+        f"PokerStars Hand #{number}:  {game} - {pokerstars_time(hand.started_at)}",
         f"Table '{hand.table.name}' {hand.table.seat_count}-max (Play Money) Seat #{started['button']} is the button",
     ]
     return "\n".join(header + writer.lines + writer.summary()) + "\n"
+
+
+def pokerstars_time(moment: datetime) -> str:
+    """ "2026/07/03 12:46:30 UTC [2026/07/03 8:46:30 ET]": as PokerStars writes a time, the local time
+    then Eastern time (its hour unpadded), which trackers read."""
+    utc, eastern = moment.astimezone(UTC), moment.astimezone(EASTERN)
+    return f"{utc:%Y/%m/%d %H:%M:%S} UTC [{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]"
 
 
 @dataclass(slots=True)
@@ -60,6 +92,7 @@ class _Player:
     cards: str | None = None
     shown_as: str | None = None
     won: int = 0
+    wager_line: int | None = None  # the index of the player's last line that put chips in
 
 
 class _Writer:
@@ -86,9 +119,13 @@ class _Writer:
         self.high_bet = started["big_blind"]  # pre-flop the big blind is the bet to call or raise
         self.board: list[str] = []
         self.in_showdown = False
+        self.collections: list[tuple[int, str]] = []  # (pot index, "X collected N from pot"), written at the end
 
     def _say(self, event: Any, text: str) -> None:
         self.lines.append(f"{self.players[event['seat']].name}: {text}{all_in_clause(event)}")
+
+    def _wagered(self, seat: int) -> None:
+        self.players[seat].wager_line = len(self.lines) - 1
 
     # One handler per event type (events.py), listed in LINE_WRITERS below.
 
@@ -98,6 +135,7 @@ class _Writer:
     def _on_blind_posted(self, event: Any) -> None:
         self.players[event["seat"]].put_in += event["amount"]
         self._say(event, f"{BLIND_LINES[event['blind']]} {event['amount']}")
+        self._wagered(event["seat"])
 
     def _on_hole_cards_dealt(self, event: Any) -> None:
         if "*** HOLE CARDS ***" not in self.lines:
@@ -124,6 +162,8 @@ class _Writer:
                 ActionKind.BET: f"bets {total}",
             }
             self._say(event, words[kind])
+        if event["amount"]:
+            self._wagered(event["seat"])
 
     def _on_timed_out(self, event: Any) -> None:
         player = self.players[event["seat"]]
@@ -131,8 +171,9 @@ class _Writer:
         if event["became"] == Became.FOLD:
             player.folded_on = self.street
             self.lines.append(f"{player.name}: folds")
-        else:
-            self.lines.append(f"{player.name} is all-in with the chips already in the pot")
+        elif player.wager_line is not None and not self.lines[player.wager_line].endswith(ALL_IN_CLAUSE):
+            # RULES 6.2: all-in at what they have put in, which PokerStars marks on the line that put it in.
+            self.lines[player.wager_line] += ALL_IN_CLAUSE
 
     def _on_uncalled_bet_returned(self, event: Any) -> None:
         self.lines.append(f"Uncalled bet ({event['amount']}) returned to {self.players[event['seat']].name}")
@@ -151,7 +192,7 @@ class _Writer:
         self._open_showdown()
         player = self.players[event["seat"]]
         player.cards = bracketed_cards(event["cards"])
-        player.shown_as = f"{event['category'].lower()}, {card_row(event['best_five'])}"
+        player.shown_as = pokerstars_hand_name(event["category"], event["best_five"])
         self.lines.append(f"{player.name}: shows {player.cards} ({player.shown_as})")
 
     def _on_hand_mucked(self, event: Any) -> None:
@@ -165,13 +206,18 @@ class _Writer:
 
     def _on_pot_awarded(self, event: Any) -> None:
         self.pots.append(event["amount"])
+        pot = self.pot_names[event["pot_index"]]
         for winner in event["winners"]:
             player = self.players[winner["seat"]]
             player.won += winner["amount"]
-            self.lines.append(f"{player.name} collected {winner['amount']} from {self.pot_names[event['pot_index']]}")
+            self.collections.append((event["pot_index"], f"{player.name} collected {winner['amount']} from {pot}"))
 
     def _on_hand_ended(self, event: Any) -> None:
-        pass  # the summary follows
+        """PokerStars pays the side pots first, the last one first, and the main pot last; a player who
+        wins without a showdown "doesn't show hand"."""
+        self.lines += [line for _, line in sorted(self.collections, key=lambda pot_line: -pot_line[0])]
+        if not self.in_showdown:
+            self.lines += [f"{player.name}: doesn't show hand" for player in self.players.values() if player.won]
 
     def summary(self) -> list[str]:
         total = f"Total pot {sum(self.pots)}"

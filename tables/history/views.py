@@ -1,11 +1,14 @@
 """Hand history pages and exports: parse the request, call one function, render."""
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound, StreamingHttpResponse
 from django.shortcuts import render
 
 from .access import open_hand, own_complete_hands
 from .detail import hand_page
+from .history_files import phh_files, pokerstars_history
 from .listing import played_hands_page
 from .phh import PhhUnavailable, phh_text
 from .pokerstars import pokerstars_text, pokerstars_texts
@@ -49,6 +52,35 @@ def export_phh(request, hand_id: int):
     except PhhUnavailable as reason:
         return HttpResponseNotFound(str(reason), content_type="text/plain; charset=utf-8")
     return _download(text, f"hand-{hand_id}.phh")
+
+
+@login_required
+def export_history(request):
+    """Every complete hand the player played, as one PokerStars file, written as it streams."""
+    pieces = (piece.encode() for piece in pokerstars_history(request.user))
+    return _streamed(request, pieces, "text/plain; charset=utf-8", "hand-history.txt")
+
+
+@login_required
+def export_history_phh(request):
+    """Every complete Pot Limit hand the player played, one PHH file each, in a zip written as it streams."""
+    return _streamed(request, phh_files(request.user), "application/zip", "hand-history-phh.zip")
+
+
+def _streamed(request, pieces, content_type: str, filename: str) -> StreamingHttpResponse:
+    content = _each_in_turn(pieces) if isinstance(request, ASGIRequest) else pieces
+    response = StreamingHttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+async def _each_in_turn(pieces):
+    """Under ASGI (daphne) Django reads a synchronous iterator whole before it sends a byte; this
+    hands over each piece as it is made, the database reads staying on the request's thread."""
+    pieces, done = iter(pieces), object()
+    take = sync_to_async(next, thread_sensitive=True)
+    while (piece := await take(pieces, done)) is not done:
+        yield piece
 
 
 def _download(text: str, filename: str) -> HttpResponse:

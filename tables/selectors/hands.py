@@ -6,6 +6,8 @@ the engine's state exactly (crash recovery, the replayer and every service take 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tables.engine import Hand as EngineHand
 from tables.engine import HandConfig
 from tables.engine.cards import parse_cards
@@ -15,6 +17,15 @@ from tables.models import Hand, HandEvent, Seat, Table
 
 def logged_events(hand: Hand) -> list[dict]:
     return list(HandEvent.objects.filter(hand=hand).order_by("sequence").values_list("payload", flat=True))
+
+
+def logged_events_of(hand_ids: Iterable[int]) -> dict[int, list[dict]]:
+    """Each hand's events in order, for many hands in one query (``hand id -> events``)."""
+    events: dict[int, list[dict]] = {hand_id: [] for hand_id in hand_ids}
+    rows = HandEvent.objects.filter(hand_id__in=events).order_by("hand_id", "sequence")
+    for hand_id, payload in rows.values_list("hand_id", "payload"):
+        events[hand_id].append(payload)
+    return events
 
 
 def rebuild(hand: Hand, events: list[dict] | None = None) -> EngineHand:

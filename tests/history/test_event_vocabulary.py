@@ -65,6 +65,7 @@ def all_in_hand() -> Hand:
 
 
 HANDS = {"showdown": showdown_hand, "all-in": all_in_hand}
+INSTALLATION = 123456  # given, so that these hands need no database
 
 
 def record(events, viewer_seat):
@@ -118,14 +119,14 @@ def test_every_writer_writes_the_hand(which, viewer_seat):
     assert len(steps) == len(events) and all(step.text.endswith(".") for step in steps)
     log = live_log(events)
     assert [line.text for line in log if line.kind == "win"]  # the pots were paid, and said so
-    stars = pokerstars_text(hand_record)
-    assert stars.startswith("PokerStars Hand #41:") and "*** SUMMARY ***" in stars
+    stars = pokerstars_text(hand_record, INSTALLATION)
+    assert stars.startswith("PokerStars Hand #123456000000000041:") and "*** SUMMARY ***" in stars
     if which == "showdown":
         # PokerKit plays our PHH under its own rules to our final stacks.
-        assert pokerkit_final_stacks_by_seat(phh_text(hand_record)) == hand.stacks
+        assert pokerkit_final_stacks_by_seat(phh_text(hand_record, INSTALLATION)) == hand.stacks
     else:
         with pytest.raises(PhhUnavailable, match="PHH cannot express that"):
-            phh_text(hand_record)  # a protected all-in (RULES 6.2) has no PHH action
+            phh_text(hand_record, INSTALLATION)  # a protected all-in (RULES 6.2) has no PHH action
 
 
 # --- the live log and the replayer know the same things ---------------------------------------

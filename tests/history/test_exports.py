@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from tables import services
 from tables.history.access import HandRecord
+from tables.history.numbering import exported_hand_number
 from tables.history.phh import phh_text
-from tables.models import HandPlayer, Table
+from tables.models import HandPlayer, Installation, Table
 from tables.selectors.hands import logged_events
 from tests.support.history import (
     ALICE_CARDS,
@@ -60,10 +61,13 @@ def test_pokerstars_text_of_a_showdown_as_alice_saw_it(client, showdown_hand):
     lines = text_of(response).splitlines()
 
     assert response["Content-Disposition"] == f'attachment; filename="hand-{hand.pk}.txt"'
+    number = exported_hand_number(Installation.current().number, hand.pk)
     assert re.fullmatch(
-        rf"PokerStars Hand #{hand.pk}:  Omaha Pot Limit \(1/2\) - \d{{4}}/\d\d/\d\d \d\d:\d\d:\d\d UTC", lines[0]
+        rf"PokerStars Hand #{number}:  Omaha Pot Limit \(1/2\) - "
+        r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC \[\d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET\]",
+        lines[0],
     )
-    shows = "three of a kind, Ah Ad Ac Ks Tc"
+    shows = "three of a kind, Aces"
     assert lines[1:] == [
         f"Table '{showdown_hand.table.name}' 6-max (Play Money) Seat #1 is the button",
         "Seat 1: alice (200 in chips)",
@@ -110,10 +114,10 @@ def test_pokerstars_text_of_an_all_in_shows_the_returned_bet_and_both_hands(clie
         "dan: calls 96 and is all-in",
         "Uncalled bet (8) returned to erin",
         "*** RIVER *** [2s 9h Tc 4d] [5c]",
-        "erin: shows [2c 2d 7s 8s] (three of a kind, 2c 2d 2s 9h Tc)",
+        "erin: shows [2c 2d 7s 8s] (three of a kind, Deuces)",
         "erin collected 300 from pot",
-        "Seat 1: dan (button) (small blind) showed [Ah Kh Qh Jh] and lost with high card, Ah Kh 9h Tc 5c",
-        "Seat 4: erin (big blind) showed [2c 2d 7s 8s] and won (300) with three of a kind, 2c 2d 2s 9h Tc",
+        "Seat 1: dan (button) (small blind) showed [Ah Kh Qh Jh] and lost with high card Ace",
+        "Seat 4: erin (big blind) showed [2c 2d 7s 8s] and won (300) with three of a kind, Deuces",
     ):
         assert line in text.splitlines()
 
@@ -127,7 +131,10 @@ def test_pokerstars_range_export_holds_only_my_complete_hands(client, all_in_han
 
     text = text_of(fetch(client, players["alice"], "export_range", **{"from": min(ids), "to": max(ids)}))
 
-    assert re.findall(r"^PokerStars Hand #(\d+):", text, re.M) == [str(showdown.pk), str(folded.pk)]
+    installation = Installation.current().number
+    assert re.findall(r"^PokerStars Hand #(\d+):", text, re.M) == [
+        str(exported_hand_number(installation, hand.pk)) for hand in (showdown, folded)
+    ]
     assert "\n\n\nPokerStars Hand #" in text
 
 
@@ -214,7 +221,8 @@ def test_phh_writes_any_table_name_as_valid_toml(showdown_hand):
 
 def test_a_timed_out_player_kept_all_in_is_in_the_text_but_cannot_be_phh(client, seat_three):
     """RULES 6.2: carol (big blind) runs out of time facing alice's raise; with chips in the pot
-    she stays in, all-in for what she put in. PokerStars text says so; PHH has no such move."""
+    she stays in, all-in for what she put in. PokerStars text marks her blind all-in, as a tracker
+    reads it, and says she timed out; the live log keeps the room's words; PHH has no such move."""
     table, players = seat_three
     hand = start(table, arranged_deck([BOB_CARDS, CAROL_CARDS, ALICE_CARDS], "Ac 2h 3d Ks Tc"))
     act(table, players["alice"], "raise", 6)
@@ -227,10 +235,9 @@ def test_a_timed_out_player_kept_all_in_is_in_the_text_but_cannot_be_phh(client,
     refused = fetch(client, players["carol"], "export_phh", hand.pk)
     assert refused.status_code == 404 and "PHH cannot express that" in refused.content.decode()
     lines = text_of(fetch(client, players["carol"], "export_text", hand.pk)).splitlines()
-    assert lines[lines.index("bob: folds") + 1 :][:2] == [
-        "carol has timed out",
-        "carol is all-in with the chips already in the pot",
-    ]
+    assert "carol: posts big blind 2 and is all-in" in lines
+    assert lines[lines.index("bob: folds") + 1] == "carol has timed out"
+    assert not any("already in the pot" in line for line in lines)
     assert "Uncalled bet (4) returned to alice" in lines
     page = fetch(client, players["carol"], "detail", hand.pk).content.decode()
     assert "carol ran out of time and stays in, all-in with the chips already in the pot." in page
