@@ -37,6 +37,9 @@ SEATS = 4
 # A frame whose answer marks the end of the one sent before it: the consumer takes frames in order.
 PROBE = json.dumps({"action": "probe"})
 PROBE_ANSWER = "Unknown action."
+# How long a reply may take: generous, since a loaded machine is slow, not wrong (a reply that
+# never comes still fails the run).
+REPLY_SECONDS = 120
 _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 # How often each kind of step comes: mostly play, with every hostile move mixed in.
 STEP_WEIGHTS = {
@@ -99,7 +102,7 @@ class Adversary:
         socket = Socket(player, communicator, open=connected)
         if connected:
             self.sockets.append(socket)
-            socket.took(await communicator.receive_output(5))  # the snapshot (or a refusal and a close)
+            socket.took(await communicator.receive_output(REPLY_SECONDS))  # the snapshot (or a refusal and a close)
         return socket
 
     async def _session(self, player: int):
@@ -132,7 +135,7 @@ class Adversary:
         await communicator.send_to(text_data=PROBE)
         replies = []
         while socket.open:
-            reply = socket.took(await communicator.receive_output(5))
+            reply = socket.took(await communicator.receive_output(REPLY_SECONDS))
             if reply.startswith('<div id="table-error"') and PROBE_ANSWER in reply:
                 break
             replies.append(reply)

@@ -14,6 +14,8 @@ def chips_at_tables(user) -> int:
         return 0
     running = {
         hand.table_id: {entry["seat"]: entry["stack"] for entry in hand.config["seats"]}
-        for hand in Hand.objects.filter(table_id__in={table for table, *_ in seats}, state=Hand.State.RUNNING)
+        for hand in Hand.objects.filter(table_id__in={table for table, *_ in seats}, state=Hand.State.RUNNING).only(
+            "table_id", "config"
+        )
     }
     return sum(max(stack, running.get(table, {}).get(number, 0)) + pending for table, number, stack, pending in seats)
