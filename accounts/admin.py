@@ -5,6 +5,7 @@ from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from cashier import services as cashier
 from cashier.errors import CashierError
@@ -25,7 +26,7 @@ class BankrollAdjustmentForm(IdempotentForm):
     def clean_amount(self):
         amount = self.cleaned_data["amount"]
         if amount == 0:
-            raise forms.ValidationError("The adjustment must not be zero.")
+            raise forms.ValidationError(gettext("The adjustment must not be zero."))
         return amount
 
 

@@ -50,6 +50,20 @@ def set_language(request: HttpRequest):
     return response
 
 
+def language_of_user(user) -> str:
+    """A player's own language, else the room's: what the screens pushed to them are rendered in.
+    Log-in and sign-up keep the browser's language in the profile when it has none yet."""
+    return supported(getattr(user, "language", "")) or settings.LANGUAGE_CODE
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    """On log-in: a profile without a language takes the one the player reads the room in."""
+    language = supported(getattr(request, "LANGUAGE_CODE", None)) if request is not None else None
+    if language and not supported(user.language):
+        user.language = language
+        user.save(update_fields=["language"])
+
+
 def language_of_scope(scope) -> str:
     """A websocket viewer's language: the player's own, else the cookie, else the browser's."""
     user = scope.get("user")

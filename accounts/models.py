@@ -3,8 +3,9 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
-USERNAME_TAKEN = "A user with that username already exists."
+USERNAME_TAKEN = _("A user with that username already exists.")
 
 
 class UserManager(DjangoUserManager):
@@ -23,7 +24,7 @@ class User(AbstractUser):
         max_length=8,
         blank=True,
         choices=settings.LANGUAGES,
-        help_text="The language the room speaks to this player (empty: their browser's).",
+        help_text=_("The language the room speaks to this player (empty: their browser's)."),
     )
 
     class Meta:

@@ -15,6 +15,7 @@ import secrets
 
 from django.conf import settings
 from django.core import signing
+from django.utils.translation import gettext
 
 _SALT = "omaha.request-id"
 
@@ -34,14 +35,14 @@ def new_request_id(user_id: int, purpose: str) -> str:
 def request_nonce(token: object, *, user_id: int, purpose: str) -> str:
     """The nonce of a request id the server made for ``user_id`` and ``purpose``, or RequestIdRefused."""
     if not isinstance(token, str):
-        raise RequestIdRefused("That form is not valid: reload the page and try again.")
+        raise RequestIdRefused(gettext("That form is not valid: reload the page and try again."))
     try:
         value = signing.TimestampSigner(salt=_SALT).unsign(token, max_age=settings.REQUEST_ID_MAX_AGE)
     except signing.SignatureExpired:
-        raise RequestIdExpired("That form has expired: try again.") from None
+        raise RequestIdExpired(gettext("That form has expired: try again.")) from None
     except signing.BadSignature:
-        raise RequestIdRefused("That form is not valid: reload the page and try again.") from None
+        raise RequestIdRefused(gettext("That form is not valid: reload the page and try again.")) from None
     made_for, made_for_user, nonce = value.split("|")
     if made_for != purpose or made_for_user != str(user_id):
-        raise RequestIdRefused("That form is not valid: reload the page and try again.")
+        raise RequestIdRefused(gettext("That form is not valid: reload the page and try again."))
     return nonce

@@ -2,8 +2,9 @@
 
 from confusable_homoglyphs import confusables
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
-MIXED_SCRIPT_LOOKALIKE = (
+MIXED_SCRIPT_LOOKALIKE = gettext_lazy(
     "This username mixes alphabets with letters that look alike (such as a Cyrillic “а” "
     "among Latin letters), so it could pass for another player. Please use the letters of one alphabet."
 )

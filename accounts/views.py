@@ -2,12 +2,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from cashier import services as cashier
 from cashier.errors import CashierError
 from cashier.models import LedgerEntry
 from cashier.selectors import bankroll_balance, reload_status
+from config.numbers import chips
 
 from .forms import ReloadForm, SignupForm
 from .pages import too_many_attempts
@@ -28,7 +30,16 @@ def signup(request):
             return too_many_attempts(request, "signup", retry_after)
         user = register_player(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome! {bankroll_balance(user):,} play chips are in your bankroll.")
+        granted = bankroll_balance(user)
+        messages.success(
+            request,
+            ngettext(
+                "Welcome! %(amount)s play chip is in your bankroll.",
+                "Welcome! %(amount)s play chips are in your bankroll.",
+                granted,
+            )
+            % {"amount": chips(granted)},
+        )
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -60,7 +71,7 @@ def profile(request):
 def reload_bankroll(request):
     form = ReloadForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "That form has expired; please try again.")
+        messages.error(request, gettext("That form has expired; please try again."))
         return redirect("profile")
     try:
         nonce = request_nonce(form.cleaned_data["request_id"], user_id=request.user.pk, purpose=RELOAD)
@@ -69,7 +80,11 @@ def reload_bankroll(request):
         messages.error(request, str(error))
     else:
         if reloaded.replayed:
-            messages.info(request, "That reload was already made.")
+            messages.info(request, gettext("That reload was already made."))
         else:
-            messages.success(request, f"Reloaded {reloaded.amount:,} chips.")
+            messages.success(
+                request,
+                ngettext("Reloaded %(amount)s chip.", "Reloaded %(amount)s chips.", reloaded.amount)
+                % {"amount": chips(reloaded.amount)},
+            )
     return redirect("profile")

@@ -10,13 +10,14 @@ non-negative constraint; `audit_chips` proves they equal the entries.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class LedgerAccount(models.Model):
     class Kind(models.TextChoices):
-        HOUSE = "house", "House (issues play money)"
-        BANKROLL = "bankroll", "Player bankroll"
-        TABLE = "table", "Table escrow"
+        HOUSE = "house", _("House (issues play money)")
+        BANKROLL = "bankroll", _("Player bankroll")
+        TABLE = "table", _("Table escrow")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     user = models.OneToOneField(
@@ -49,12 +50,12 @@ class LedgerAccount(models.Model):
 
 class LedgerTransaction(models.Model):
     class Kind(models.TextChoices):
-        GRANT = "grant", "Sign-up grant"
-        RELOAD = "reload", "Reload"
-        BUY_IN = "buy_in", "Buy-in"
-        TOP_UP = "top_up", "Top-up"
-        CASH_OUT = "cash_out", "Cash-out"
-        ADJUSTMENT = "adjustment", "Staff adjustment"
+        GRANT = "grant", _("Sign-up grant")
+        RELOAD = "reload", _("Reload")
+        BUY_IN = "buy_in", _("Buy-in")
+        TOP_UP = "top_up", _("Top-up")
+        CASH_OUT = "cash_out", _("Cash-out")
+        ADJUSTMENT = "adjustment", _("Staff adjustment")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Built by the cashier from what the movement pays for (never taken from a client): a
@@ -65,7 +66,7 @@ class LedgerTransaction(models.Model):
     reference = models.CharField(
         max_length=60,
         db_index=True,
-        help_text="What the movement pays for: a seat occupancy (seat-session:17) or a player (user:5).",
+        help_text=_("What the movement pays for: a seat occupancy (seat-session:17) or a player (user:5)."),
     )
     memo = models.TextField(blank=True)
     created_by = models.ForeignKey(
@@ -74,12 +75,12 @@ class LedgerTransaction(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment).",
+        help_text=_("Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment)."),
     )
     # NULL, not "", for movements nobody asked for (grants, cash-outs): the unique constraint
     # below must let any number of them be.
     request_id = models.CharField(  # noqa: DJ001
-        max_length=64, null=True, blank=True, help_text="The nonce of the server-made request id it answers."
+        max_length=64, null=True, blank=True, help_text=_("The nonce of the server-made request id it answers.")
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -97,7 +98,7 @@ class LedgerTransaction(models.Model):
 class LedgerEntry(models.Model):
     transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="entries")
     account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
-    amount = models.BigIntegerField(help_text="Positive credits the account, negative debits it.")
+    amount = models.BigIntegerField(help_text=_("Positive credits the account, negative debits it."))
 
     class Meta:
         ordering = ["-id"]

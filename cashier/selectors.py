@@ -8,6 +8,9 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext, ngettext
+
+from config.numbers import chips
 
 from .models import LedgerAccount, LedgerTransaction
 
@@ -42,7 +45,10 @@ def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
     owned = chips_owned(user)
     if owned >= settings.CHIPS_RELOAD_BELOW:
         return ReloadStatus(
-            False, 0, f"Reloads are for players with fewer than {settings.CHIPS_RELOAD_BELOW:,} chips, tables included."
+            False,
+            0,
+            gettext("Reloads are for players with fewer than %(threshold)s chips, tables included.")
+            % {"threshold": chips(settings.CHIPS_RELOAD_BELOW)},
         )
     last = (
         LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.RELOAD, reference=f"user:{user.pk}")
@@ -53,7 +59,14 @@ def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
     if last and now - last < settings.CHIPS_RELOAD_EVERY:
         wait = settings.CHIPS_RELOAD_EVERY - (now - last)
         minutes = int(wait.total_seconds() // 60) + 1
-        return ReloadStatus(False, 0, f"You can reload again in {minutes} minutes.")
+        return ReloadStatus(
+            False,
+            0,
+            ngettext(
+                "You can reload again in %(minutes)s minute.", "You can reload again in %(minutes)s minutes.", minutes
+            )
+            % {"minutes": minutes},
+        )
     return ReloadStatus(True, settings.CHIPS_SIGNUP_GRANT - owned, "")
 
 

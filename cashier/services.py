@@ -26,6 +26,9 @@ from datetime import datetime
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext
+
+from config.numbers import chips
 
 from .errors import (
     IdempotencyConflict,
@@ -158,7 +161,7 @@ def cash_out(*, user, table, amount: int, occupancy: str) -> Transfer:
 def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfer:
     """A staff correction: positive credits the bankroll from the house, negative debits it."""
     if not reason.strip():
-        raise InvalidAmount("An adjustment needs a reason.")
+        raise InvalidAmount(gettext("An adjustment needs a reason."))
     _check_amount(amount, allow_negative=True)
     source, destination = house_account(), bankroll_account(user)
     if amount < 0:
@@ -181,14 +184,14 @@ def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfe
 
 def _check_amount(amount: object, *, allow_negative: bool = False) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount("Amounts are whole numbers of chips.")
+        raise InvalidAmount(gettext("Amounts are whole numbers of chips."))
     if amount == 0 or (amount < 0 and not allow_negative):
-        raise InvalidAmount("The amount must be a positive number of chips.")
+        raise InvalidAmount(gettext("The amount must be a positive number of chips."))
 
 
 def _checked_request_id(request_id: object) -> str:
     if not isinstance(request_id, str) or not _REQUEST_ID.fullmatch(request_id):
-        raise InvalidRequest("That request is not valid: reload the page and try again.")
+        raise InvalidRequest(gettext("That request is not valid: reload the page and try again."))
     return request_id
 
 
@@ -227,16 +230,19 @@ def _transfer(
         existing = LedgerTransaction.objects.filter(idempotency_key=key).first()
         if existing is not None:
             if existing.fingerprint != fingerprint:
-                raise IdempotencyConflict("This request was already used for a different chip movement.")
+                raise IdempotencyConflict(gettext("This request was already used for a different chip movement."))
             return Transfer(existing, amount, replayed=True)
         if (
             request_id is not None
             and LedgerTransaction.objects.filter(created_by=requested_by, request_id=request_id).exists()
         ):
-            raise RequestAlreadyUsed("That request was already made.")
+            raise RequestAlreadyUsed(gettext("That request was already made."))
         payer = locked[source.pk]
         if payer.kind != LedgerAccount.Kind.HOUSE and payer.balance < amount:
-            raise InsufficientChips(f"Not enough chips: {payer.balance:,} available, {amount:,} needed.")
+            raise InsufficientChips(
+                gettext("Not enough chips: %(available)s available, %(needed)s needed.")
+                % {"available": chips(payer.balance), "needed": chips(amount)}
+            )
         try:
             with transaction.atomic():
                 record = LedgerTransaction.objects.create(
@@ -250,7 +256,7 @@ def _transfer(
                 )
         except IntegrityError:
             # Lost a race on the key or the request without sharing a lock (different accounts).
-            raise RequestAlreadyUsed("That request was already made.") from None
+            raise RequestAlreadyUsed(gettext("That request was already made.")) from None
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(transaction=record, account_id=source.pk, amount=-amount),

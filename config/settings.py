@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "builtins": ["config.template_filters"],  # |chips, |signed_chips
         },
     },
     {
@@ -213,6 +214,8 @@ LANGUAGE_CODE = "en"
 # The room's languages; adding one: README "Adding a language".
 LANGUAGES = [("en", "English"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Chips are written as each language's rooms write them ("1.000" in Spanish): config/formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

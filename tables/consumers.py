@@ -8,12 +8,18 @@ the frames sent to sockets whose user may see them. A socket renders for
 itself only its snapshot on connect, and the seat forms of a viewer without
 a seat when what they offer changes. Only the fragments that changed since
 the last send go down, so a half-typed amount survives unrelated updates.
+
+Each socket speaks its viewer's language (``socket_guard``): it forwards the public
+fragments in that language, and renders for itself a player's own screen pushed in
+another (a player whose profile says one language on a browser that asked for another).
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
@@ -29,6 +35,7 @@ from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lo
 from .presentation.screens import screen_for
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
+from .services.errors import refusal_text
 from .socket_guard import GuardedConsumer
 
 # Commands that move chips: they carry the seat forms' one-time request id.
@@ -55,13 +62,18 @@ class LobbyConsumer(GuardedConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
-            await self.refuse("Too many messages: this connection is closed. Reload the page.")
+            await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
 
     async def lobby_row(self, event):
-        await self.send_html(event["html"])
+        await self.send_html(in_language(event["html"], self.language))
 
     async def lobby_rows(self, event):
-        await self.send_html(event["html"])
+        await self.send_html(in_language(event["html"], self.language))
+
+
+def in_language(rendered: dict[str, str], language: str):
+    """The viewer's language's version of something rendered in every language."""
+    return rendered.get(language) or rendered[settings.LANGUAGE_CODE]
 
 
 def _lobby_snapshot() -> str:
@@ -106,12 +118,12 @@ class TableConsumer(GuardedConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
-            await self.refuse("Too many messages: this connection is closed. Reload the page.")
+            await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
             return
         try:
             command, data = parse_frame(text_data)
             if not self.user.is_authenticated:
-                raise FrameError("Log in to play.")
+                raise FrameError(gettext("Log in to play."))
             if command in KEYED_COMMANDS:
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
@@ -120,15 +132,15 @@ class TableConsumer(GuardedConsumer):
             await database_sync_to_async(self.perform)(command, data)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             self.showing_error = True
-            await self.send_html(error_fragment(str(refusal)))
+            await self.send_html(error_fragment(refusal_text(refusal)))
             await self.renew_request_id()  # used or expired: the form's next try goes through
             return
         except SessionEnded:
-            await self.refuse("Your session has ended.", code=SESSION_ENDED_CLOSE_CODE)
+            await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
             return
         except (FrameError, RequestIdRefused, *services.REFUSALS) as refusal:
             self.showing_error = True
-            await self.send_html(error_fragment(str(refusal)))
+            await self.send_html(error_fragment(refusal_text(refusal)))
             return
         if command in KEYED_COMMANDS:
             await self.renew_request_id()
@@ -177,11 +189,14 @@ class TableConsumer(GuardedConsumer):
         if event["spectator_key"] != self.spectator_key:
             await self.send_snapshot()  # the seat forms change: rendered for this viewer
             return
-        await self.send_fragments(event["version"], event["fragments"])
+        await self.send_fragments(event["version"], in_language(event["fragments"], self.language))
 
     async def player_changed(self, event):
         if event["version"] > self.sent_version:
             self.spectator_key = None
+            if event["language"] != self.language:
+                await self.send_snapshot()  # pushed in the profile's language: this socket asked for another
+                return
             await self.send_fragments(event["version"], event["fragments"])
 
     async def send_snapshot(self):
@@ -191,7 +206,7 @@ class TableConsumer(GuardedConsumer):
             return
         screens, own = rendered
         self.spectator_key = None if screens.players else screens.spectator_key
-        await self.send_fragments(screens.version, {**screens.public, **own})
+        await self.send_fragments(screens.version, {**screens.public[self.language], **own})
 
     def snapshot(self):
         state = load_table_state(self.table_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.forms import IdempotentForm
 from tables.engine.config import MAX_SEATS
@@ -23,9 +24,18 @@ MAX_FRAME_CHARS = 4096
 PLAY_ACTIONS = ("fold", "check", "call", "bet", "raise")
 # RULES 2.7, 2.11: one big blind, a live bet, and no dead small blind.
 BIG_BLIND_CHOICES = [
-    ("wait", "Wait for the big blind"),
-    ("now", "Post one big blind now and play the next hand (no dead small blind)"),
+    ("wait", gettext_lazy("Wait for the big blind")),
+    ("now", gettext_lazy("Post one big blind now and play the next hand (no dead small blind)")),
 ]
+# How a refusal names a frame's field.
+FIELD_LABELS = {
+    "amount": gettext_lazy("amount"),
+    "sequence": gettext_lazy("hand's step"),
+    "seat_number": gettext_lazy("seat number"),
+    "buy_in": gettext_lazy("buy-in"),
+    "big_blind": gettext_lazy("big blind choice"),
+    "request_id": gettext_lazy("form"),
+}
 
 
 class FrameError(ValueError):
@@ -75,22 +85,26 @@ def seat_forms_purpose(table_id: int) -> str:
 def parse_frame(text: object) -> tuple[str, dict]:
     """``(command, cleaned data)`` for one websocket text frame, or ``FrameError``."""
     if not isinstance(text, str) or len(text) > MAX_FRAME_CHARS:
-        raise FrameError("That message could not be read.")
+        raise FrameError(gettext("That message could not be read."))
     try:
         frame = json.loads(text)
     except (ValueError, RecursionError):  # deeply nested JSON raises RecursionError
-        raise FrameError("That message could not be read.") from None
+        raise FrameError(gettext("That message could not be read.")) from None
     if not isinstance(frame, dict):
-        raise FrameError("That message could not be read.")
+        raise FrameError(gettext("That message could not be read."))
     command = frame.get("action")
     if not isinstance(command, str) or command not in FRAME_FORMS:
-        raise FrameError("Unknown action.")
+        raise FrameError(gettext("Unknown action."))
     # Form fields expect strings (what htmx sends); JSON numbers are accepted too, other types are not.
     if any(isinstance(value, (dict, list, bool)) for key, value in frame.items() if key != "HEADERS"):
-        raise FrameError("That message could not be read.")
+        raise FrameError(gettext("That message could not be read."))
     form = FRAME_FORMS[command](frame)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
-        label = field.replace("_", " ")
-        raise FrameError(f"Check the {label}: {errors[0]}" if field != "__all__" else errors[0])
+        label = FIELD_LABELS.get(field, field.replace("_", " "))
+        raise FrameError(
+            gettext("Check the %(field)s: %(error)s") % {"field": label, "error": errors[0]}
+            if field != "__all__"
+            else errors[0]
+        )
     return command, form.cleaned_data

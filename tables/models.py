@@ -10,14 +10,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext_lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from tables.engine import Variant
 from tables.engine.config import MAX_SEATS, MIN_SEATS, check_stakes
 from tables.engine.stakes import Blinds, limit_blinds, pot_limit_blinds
 
 # The game's name for people, per engine variant; the database stores the variant's value.
-VARIANT_LABELS = {Variant.LIMIT: "Limit Omaha High", Variant.POT_LIMIT: "Pot Limit Omaha High"}
+VARIANT_LABELS = {Variant.LIMIT: _("Limit Omaha High"), Variant.POT_LIMIT: _("Pot Limit Omaha High")}
 
 
 class Table(models.Model):
@@ -28,28 +29,32 @@ class Table(models.Model):
         max_length=16, choices=[(variant.value, label) for variant, label in VARIANT_LABELS.items()]
     )
     stake_small = models.PositiveIntegerField(
-        help_text=gettext_lazy(
+        help_text=_(
             "Limit: the small bet (also the big blind). Pot Limit: the small blind. "
             "Limit stakes on PokerStars' ladder (2/4, 5/10, 10/20, 15/30 with small blind 10, 20/40, 50/100, "
             "100/200...) are the ones poker trackers accept in exported hand histories."
         )
     )
-    stake_big = models.PositiveIntegerField(help_text="Limit: the big bet (turn and river). Pot Limit: the big blind.")
-    small_blind_override = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Limit only: a small blind other than half the small bet rounded down."
+    stake_big = models.PositiveIntegerField(
+        help_text=_("Limit: the big bet (turn and river). Pot Limit: the big blind.")
     )
-    seat_count = models.PositiveSmallIntegerField(default=6, help_text=f"{MIN_SEATS} to {MAX_SEATS} seats.")
+    small_blind_override = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Limit only: a small blind other than half the small bet rounded down.")
+    )
+    seat_count = models.PositiveSmallIntegerField(
+        default=6, help_text=format_lazy(_("{min} to {max} seats."), min=MIN_SEATS, max=MAX_SEATS)
+    )
     min_buy_in = models.PositiveIntegerField()
     max_buy_in = models.PositiveIntegerField()
-    action_seconds = models.PositiveSmallIntegerField(default=10, help_text="Time to act before the countdown.")
-    countdown_seconds = models.PositiveSmallIntegerField(default=20, help_text="The visible countdown that follows.")
+    action_seconds = models.PositiveSmallIntegerField(default=10, help_text=_("Time to act before the countdown."))
+    countdown_seconds = models.PositiveSmallIntegerField(default=20, help_text=_("The visible countdown that follows."))
     reconnect_grace_seconds = models.PositiveSmallIntegerField(
-        default=20, help_text="Extra time, once per turn, for a player who reconnects."
+        default=20, help_text=_("Extra time, once per turn, for a player who reconnects.")
     )
-    is_active = models.BooleanField(default=True, help_text="Closed tables accept no players and start no hands.")
-    closing = models.BooleanField(default=False, help_text="Set by the close action: close after the current hand.")
-    version = models.PositiveBigIntegerField(default=0, help_text="Bumped by every change; screens re-render on it.")
-    next_hand_at = models.DateTimeField(null=True, blank=True, help_text="Earliest start of the next hand.")
+    is_active = models.BooleanField(default=True, help_text=_("Closed tables accept no players and start no hands."))
+    closing = models.BooleanField(default=False, help_text=_("Set by the close action: close after the current hand."))
+    version = models.PositiveBigIntegerField(default=0, help_text=_("Bumped by every change; screens re-render on it."))
+    next_hand_at = models.DateTimeField(null=True, blank=True, help_text=_("Earliest start of the next hand."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -86,13 +91,16 @@ class Table(models.Model):
 
     def clean(self) -> None:
         """The table's own limits here; the stakes by the engine's rules (``check_stakes``)."""
-        errors: dict[str, str] = {}
+        errors: dict[str, object] = {}
         if not MIN_SEATS <= (self.seat_count or 0) <= MAX_SEATS:
-            errors["seat_count"] = f"A table seats {MIN_SEATS} to {MAX_SEATS} players (RULES 1.1)."
+            errors["seat_count"] = _("A table seats %(min)s to %(max)s players (RULES 1.1).") % {
+                "min": MIN_SEATS,
+                "max": MAX_SEATS,
+            }
         if self.min_buy_in is not None and self.max_buy_in is not None and self.max_buy_in < self.min_buy_in:
-            errors["max_buy_in"] = "The maximum buy-in must be at least the minimum buy-in."
+            errors["max_buy_in"] = _("The maximum buy-in must be at least the minimum buy-in.")
         if self.small_blind_override is not None and self.variant != self.Variant.LIMIT:
-            errors["small_blind_override"] = "Only Limit tables may override the small blind."
+            errors["small_blind_override"] = _("Only Limit tables may override the small blind.")
         elif self.variant and self.stake_small and self.stake_big:
             blinds = self.blinds
             try:
@@ -102,7 +110,7 @@ class Table(models.Model):
                 errors[field] = str(error)
             else:
                 if self.min_buy_in and self.min_buy_in < blinds.big_blind:
-                    errors["min_buy_in"] = "The minimum buy-in must cover at least one big blind."
+                    errors["min_buy_in"] = _("The minimum buy-in must cover at least one big blind.")
         if errors:
             raise ValidationError(errors)
 
@@ -121,7 +129,7 @@ class SeatSession(models.Model):
     buy_in = models.PositiveIntegerField()
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
-    cashed_out = models.PositiveBigIntegerField(null=True, blank=True, help_text="Chips returned when it ended.")
+    cashed_out = models.PositiveBigIntegerField(null=True, blank=True, help_text=_("Chips returned when it ended."))
 
     class Meta:
         ordering = ["-id"]
@@ -148,23 +156,23 @@ class Seat(models.Model):
     """
 
     class State(models.TextChoices):
-        WAITING_FOR_BIG_BLIND = "waiting_bb", "Waiting for the big blind"
-        PLAYING = "playing", "Playing"
-        SITTING_OUT = "sitting_out", "Sitting out"
-        LEAVING = "leaving", "Leaving after this hand"
+        WAITING_FOR_BIG_BLIND = "waiting_bb", _("Waiting for the big blind")
+        PLAYING = "playing", _("Playing")
+        SITTING_OUT = "sitting_out", _("Sitting out")
+        LEAVING = "leaving", _("Leaving after this hand")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     session = models.OneToOneField(SeatSession, on_delete=models.PROTECT, related_name="seat")
-    stack = models.BigIntegerField(help_text="Chips behind; chips bet in the running hand are in the hand.")
+    stack = models.BigIntegerField(help_text=_("Chips behind; chips bet in the running hand are in the hand."))
     state = models.CharField(max_length=16, choices=State.choices, default=State.WAITING_FOR_BIG_BLIND)
     posts_big_blind_now = models.BooleanField(
-        default=False, help_text="RULES 2.7: post a big blind to be dealt in at once instead of waiting."
+        default=False, help_text=_("RULES 2.7: post a big blind to be dealt in at once instead of waiting.")
     )
     pending_sit_out = models.BooleanField(default=False)
     pending_top_up = models.PositiveIntegerField(default=0)
-    disconnected_at = models.DateTimeField(null=True, blank=True, help_text="When the player's last socket closed.")
+    disconnected_at = models.DateTimeField(null=True, blank=True, help_text=_("When the player's last socket closed."))
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -189,22 +197,22 @@ class Hand(models.Model):
     """
 
     class State(models.TextChoices):
-        RUNNING = "running", "Running"
-        COMPLETE = "complete", "Complete"
+        RUNNING = "running", _("Running")
+        COMPLETE = "complete", _("Complete")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveIntegerField(help_text="Counts the table's hands from 1.")
+    number = models.PositiveIntegerField(help_text=_("Counts the table's hands from 1."))
     button = models.PositiveSmallIntegerField()
-    config = models.JSONField(help_text="The engine's HandConfig.")
-    deck = models.CharField(max_length=160, help_text="The shuffled deck; secret until the hand ends.")
+    config = models.JSONField(help_text=_("The engine's HandConfig."))
+    deck = models.CharField(max_length=160, help_text=_("The shuffled deck; secret until the hand ends."))
     salt = models.CharField(max_length=64)
-    deck_commitment = models.CharField(max_length=64, help_text="SHA-256 published when the hand starts.")
+    deck_commitment = models.CharField(max_length=64, help_text=_("SHA-256 published when the hand starts."))
     state = models.CharField(max_length=16, choices=State.choices, default=State.RUNNING)
     sequence = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    grace_given = models.BooleanField(default=False, help_text="RULES 6.3: reconnect grace used this turn.")
+    grace_given = models.BooleanField(default=False, help_text=_("RULES 6.3: reconnect grace used this turn."))
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -263,19 +271,21 @@ class ClockPolicy(models.Model):
     protected_all_ins_per_day = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. "
-        "Past the limit a timeout checks when checking is free and folds otherwise.",
+        help_text=_(
+            "Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. "
+            "Past the limit a timeout checks when checking is free and folds otherwise."
+        ),
     )
 
     class Meta:
-        verbose_name = verbose_name_plural = "clock policy"
+        verbose_name = verbose_name_plural = _("clock policy")
 
     def __str__(self) -> str:
         return "Clock policy"
 
     @classmethod
     def current(cls) -> "ClockPolicy":
-        policy, _ = cls.objects.get_or_create(pk=1)
+        policy, _created = cls.objects.get_or_create(pk=1)
         return policy
 
 

@@ -4,7 +4,8 @@ The screens are rendered once here, by the process that made the change,
 and go out in two kinds of message: the public fragments to the table's
 group (every socket), and each seated player's own fragments to that
 player's group only, so a hole card never travels to another player's socket
-consumer.
+consumer. The public message carries the fragments in every language of the room (each
+socket forwards its viewer's), a player's own message their fragments in their language.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import asyncio
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
-from tables.presentation.screens import screens
+from tables.presentation.screens import room_languages, screens
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -43,15 +44,25 @@ def on_table_change(change: TableChange) -> None:
     if state is not None:
         async_to_sync(_send_screens)(layer, change.table_id, screens(state, timezone.now()))
     if change.lobby_list:
-        html = lobby_rows_fragment(lobby_rows())
+        rows = lobby_rows()
+        html = in_every_language(lambda: lobby_rows_fragment(rows))
         async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.rows", "html": html})
     elif change.lobby:
         row = lobby_row(change.table_id)
         if row is not None:
-            html = lobby_row_fragment(row)
+            html = in_every_language(lambda: lobby_row_fragment(row))
             async_to_sync(layer.group_send)(
                 LOBBY_GROUP, {"type": "lobby.row", "table_id": change.table_id, "html": html}
             )
+
+
+def in_every_language(render) -> dict[str, str]:
+    """Language -> what ``render()`` returns with that language active."""
+    rendered = {}
+    for language in room_languages():
+        with translation.override(language):
+            rendered[language] = str(render())
+    return rendered
 
 
 async def _send_screens(layer, table_id: int, rendered) -> None:
@@ -65,6 +76,8 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
     }
     sends = [layer.group_send(table_group(table_id), public)]
     for user_id, own in rendered.players.items():
-        message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
+        language = rendered.languages[user_id]
+        fragments = {**rendered.public[language], **own}
+        message = {"type": "player.changed", "version": version, "language": language, "fragments": fragments}
         sends.append(layer.group_send(player_group(table_id, user_id), message))
     await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another

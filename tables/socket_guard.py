@@ -9,6 +9,8 @@
   the groups of that user and of its session, and ``accounts.socket_sessions`` tells them
   to close on log-out, password change or deactivation. The page reloads on that close
   code, so it shows whoever is logged in now.
+- Every socket speaks its viewer's language (``accounts.languages.language_of_scope``): each
+  message it handles, and the worker threads it calls, run with that language active.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from dataclasses import dataclass, field
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
 
+from accounts.languages import language_of_scope
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, user_group
 
 from . import sockets
@@ -57,6 +62,18 @@ class GuardedConsumer(AsyncWebsocketConsumer):
 
     counted: list = []  # the socket keys this socket counts against, once admitted
 
+    @property
+    def language(self) -> str:
+        """The viewer's language, found once from the socket's scope."""
+        if not hasattr(self, "_language"):
+            self._language = language_of_scope(self.scope)
+        return self._language
+
+    async def dispatch(self, message):
+        """Every message handled in the viewer's language (``sync_to_async`` carries it to threads)."""
+        with translation.override(self.language):
+            await super().dispatch(message)
+
     async def admit(self, presence_keys: tuple = ()) -> bool:
         """Accept the socket if the caps allow it (else accept, explain and close). Returns whether admitted."""
         user = self.scope["user"]
@@ -69,7 +86,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         over_user = user.is_authenticated and totals[keys[1]] >= settings.WEBSOCKET_MAX_PER_USER
         await self.accept()
         if over_ip or over_user:
-            await self.refuse("Too many open connections: close another tab or window and reload this page.")
+            await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
         self.counted = [*keys, *presence_keys]
         sockets.counts.opened(self.counted)
@@ -98,7 +115,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
 
     async def session_ended(self, event) -> None:
-        await self.refuse("Your session has ended.", code=SESSION_ENDED_CLOSE_CODE)
+        await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
 
     async def send_html(self, html: str) -> None:
         """Send fragments; a client that went away while they were rendered is no error

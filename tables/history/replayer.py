@@ -31,7 +31,7 @@ from tables.engine.events import (
     TimedOut,
     UncalledBetReturned,
 )
-from tables.presentation.wording import STREET_TITLES, HandWords, player_names
+from tables.presentation.wording import HandWords, player_names, street_title
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Step:
 
     @property
     def street_title(self) -> str:
-        return STREET_TITLES[self.street]
+        return street_title(self.street)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound, StreamingHttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from .access import open_hand, own_complete_hands
 from .detail import hand_page
@@ -36,11 +37,12 @@ def export_pokerstars_range(request):
         first, last = int(request.GET["from"]), int(request.GET["to"])
     except (KeyError, ValueError):
         return HttpResponseBadRequest(
-            "Give the first and last hand numbers: ?from=<id>&to=<id>.", content_type="text/plain; charset=utf-8"
+            gettext("Give the first and last hand numbers: ?from=<id>&to=<id>."),
+            content_type="text/plain; charset=utf-8",
         )
     records = own_complete_hands(request.user, first, last)
     if not records:
-        raise Http404("You have no complete hands in that range.")
+        raise Http404(gettext("You have no complete hands in that range."))
     return _download(pokerstars_texts(records), f"hands-{first}-{last}.txt")
 
 

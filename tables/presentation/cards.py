@@ -1,15 +1,25 @@
-"""Cards as the page shows them: rank and suit symbol, a colour class, a spoken name."""
+"""Cards as the page shows them: rank and suit symbol, a colour class, a spoken name (in the
+active language)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, gettext_noop
+
 _RANK_NAMES = {
-    "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven", "8": "Eight",
-    "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace",
+    "2": gettext_noop("Two"), "3": gettext_noop("Three"), "4": gettext_noop("Four"), "5": gettext_noop("Five"),
+    "6": gettext_noop("Six"), "7": gettext_noop("Seven"), "8": gettext_noop("Eight"), "9": gettext_noop("Nine"),
+    "T": gettext_noop("Ten"), "J": gettext_noop("Jack"), "Q": gettext_noop("Queen"), "K": gettext_noop("King"),
+    "A": gettext_noop("Ace"),
 }  # fmt: skip
-_SUITS = {"c": ("♣", "clubs"), "d": ("♦", "diamonds"), "h": ("♥", "hearts"), "s": ("♠", "spades")}
+_SUITS = {
+    "c": ("♣", gettext_noop("clubs")),
+    "d": ("♦", gettext_noop("diamonds")),
+    "h": ("♥", gettext_noop("hearts")),
+    "s": ("♠", gettext_noop("spades")),
+}
 
 
 @dataclass(frozen=True)
@@ -30,7 +40,7 @@ def card_view(text: str, highlighted: bool = False) -> CardView:
         rank="10" if rank == "T" else rank,
         symbol=symbol,
         suit=suit,
-        name=f"{_RANK_NAMES[rank]} of {suit_name}",
+        name=gettext("%(rank)s of %(suit)s") % {"rank": gettext(_RANK_NAMES[rank]), "suit": gettext(suit_name)},
         highlighted=highlighted,
     )
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+
 from tables.engine import ActionKind
 
 
@@ -68,10 +70,10 @@ def _pot_limit_presets(view: dict, legal: dict, all_in_to: int) -> list[Preset]:
     bet_to_match = me["bet"] + legal["call_amount"]
     pot_after_call = view["total_pot"] + legal["call_amount"]
     half_pot_to = min(max(bet_to_match + pot_after_call // 2, min_to), max_to)
-    top_label = "All-in" if max_to == all_in_to else "Pot"
+    top_label = gettext("All-in") if max_to == all_in_to else gettext("Pot")
     # Short stacks and small pots make amounts coincide: one button per amount,
     # named by the end of the range it sits on.
     unique: dict[int, Preset] = {}
-    for preset in (Preset("Min", min_to), Preset(top_label, max_to), Preset("½ Pot", half_pot_to)):
+    for preset in (Preset(gettext("Min"), min_to), Preset(top_label, max_to), Preset(gettext("½ Pot"), half_pot_to)):
         unique.setdefault(preset.amount, preset)
     return sorted(unique.values(), key=lambda preset: preset.amount)

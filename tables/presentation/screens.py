@@ -1,9 +1,10 @@
 """Every screen of a table at one version, rendered once for all its sockets.
 
-The public fragments are rendered once per version whatever the number of
-sockets; each seated player's own fragments once per player. A socket of
-someone without a seat adds its own seat forms only when what they offer
-changes (``spectator_key``).
+The public fragments are rendered once per version and language whatever the number of
+sockets (``settings.LANGUAGES``: two players at one table may read it in two languages);
+each seated player's own fragments once per player, in that player's language. A socket of
+someone without a seat adds its own seat forms only when what they offer changes
+(``spectator_key``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
+from django.utils import translation
+
+from accounts.languages import language_of_user
 from cashier.selectors import bankroll_balance
 from tables.selectors.table_state import TableState
 
@@ -22,28 +27,43 @@ from .viewer_view import ViewerView, viewer_view
 @dataclass(frozen=True)
 class Screens:
     version: int
-    public: dict[str, str]
+    public: dict[str, dict[str, str]]  # language -> the public fragments in it
     players: dict[int, dict[str, str]]  # seated user id -> their own fragments
+    languages: dict[int, str]  # seated user id -> the language their own fragments are in
     spectator_key: list  # what the seat forms of a viewer without a seat depend on
 
 
+def room_languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
 def screens(state: TableState, now: datetime) -> Screens:
-    view = public_view(state, now)
-    players = {
-        seat.player_id: viewer_fragments(view, viewer_view(state, view, seat.player_id))
-        for seat in state.seats.values()
-    }
-    return Screens(state.version, public_fragments(view), players, spectator_key(view))
+    views: dict[str, TableView] = {}
+    public: dict[str, dict[str, str]] = {}
+    for language in room_languages():
+        with translation.override(language):
+            views[language] = public_view(state, now)
+            public[language] = public_fragments(views[language])
+    players, languages = {}, {}
+    for seat in state.seats.values():
+        language = language_of_user(seat.player)
+        with translation.override(language):
+            view = views[language]
+            players[seat.player_id] = viewer_fragments(view, viewer_view(state, view, seat.player_id))
+        languages[seat.player_id] = language
+    return Screens(state.version, public, players, languages, spectator_key(views[settings.LANGUAGE_CODE]))
 
 
 def screen_for(state: TableState, user, now: datetime) -> tuple[Screens, dict[str, str]]:
-    """The screen of one socket's viewer: its snapshot on connect.
+    """The screen of one socket's viewer, in the active language: its snapshot on connect.
 
     Returns the table's screens as far as they concern this viewer, and the viewer's own fragments."""
+    language = translation.get_language()
     view, me = views_for(state, user, now)
     own = viewer_fragments(view, me)
     players = {me.seat.player_id: own} if me.seat else {}
-    return Screens(state.version, public_fragments(view), players, spectator_key(view)), own
+    languages = dict.fromkeys(players, language)
+    return Screens(state.version, {language: public_fragments(view)}, players, languages, spectator_key(view)), own
 
 
 def views_for(state: TableState, user, now: datetime) -> tuple[TableView, ViewerView]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext, gettext_noop
+
 from tables.engine import PlayerStatus
 from tables.engine.events import EventType
 from tables.engine.projection import view_for, visible_events
@@ -20,11 +22,12 @@ from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
+from .wording import category_name, street_title
 
 _ENGINE_STATUS_LABELS = {
-    PlayerStatus.FOLDED: "Folded",
-    PlayerStatus.ALL_IN: "All-in",
-    PlayerStatus.PROTECTED: "All-in (timed out)",
+    PlayerStatus.FOLDED: gettext_noop("Folded"),
+    PlayerStatus.ALL_IN: gettext_noop("All-in"),
+    PlayerStatus.PROTECTED: gettext_noop("All-in (timed out)"),
 }
 
 
@@ -81,6 +84,11 @@ class HandView:
     winning_cards: set[str]  # the cards of the winners' best fives, highlighted wherever shown
     dead_button: bool = False  # the button is on a seat nobody was dealt in from (RULES 2.9)
 
+    @property
+    def street_title(self) -> str:
+        """ "Flop", in the active language."""
+        return street_title(self.street)
+
 
 @dataclass
 class TableView:
@@ -128,12 +136,16 @@ def _seat_view(number: int, seat: Seat | None) -> SeatView:
 
 def _seat_status(seat: Seat) -> str:
     if seat.pending_sit_out:
-        return "Sitting out next hand"
+        return gettext("Sitting out next hand")
     if seat.state == Seat.State.WAITING_FOR_BIG_BLIND:
-        return "Posts one big blind to come in" if seat.posts_big_blind_now else "Waiting for the big blind"
+        return (
+            gettext("Posts one big blind to come in")
+            if seat.posts_big_blind_now
+            else gettext("Waiting for the big blind")
+        )
     if seat.state == Seat.State.PLAYING:
         return ""
-    return seat.get_state_display()
+    return str(seat.get_state_display())
 
 
 def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
@@ -157,14 +169,15 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
         seat.folded = played["status"] == PlayerStatus.FOLDED
         seat.bet = played["bet"]
         if running:
-            seat.status = _ENGINE_STATUS_LABELS.get(played["status"], seat.status)
+            label = _ENGINE_STATUS_LABELS.get(played["status"])
+            seat.status = gettext(label) if label else seat.status
         seat.is_turn = projection["to_act"] == played["seat"]
         seat.blind = {projection["small_blind_seat"]: "SB", projection["big_blind_seat"]: "BB"}.get(played["seat"], "")
         if played["cards"]:
             seat.cards = card_views(played["cards"], winning_cards if played["seat"] in winnings else ())
         elif running and not seat.folded:
             seat.face_down = 4  # once the hand is over, unshown cards are mucked
-        seat.hand_category = category.get(played["seat"], "")
+        seat.hand_category = category_name(category.get(played["seat"], ""))
         seat.won = winnings.get(played["seat"], 0)
     for seat in view.seats:  # a dead button too: it is drawn at its seat's spot, empty or not
         seat.is_button = seat.number == projection["button"]
@@ -196,7 +209,10 @@ def _pots(projection: dict) -> list[PotView]:
     pots = projection["pots"]
     if len(pots) < 2:
         return []  # one pot: the total says it all
-    return [PotView("Main pot" if k == 0 else f"Side pot {k}", pot["amount"]) for k, pot in enumerate(pots)]
+    return [
+        PotView(gettext("Main pot") if k == 0 else gettext("Side pot %(index)s") % {"index": k}, pot["amount"])
+        for k, pot in enumerate(pots)
+    ]
 
 
 def _clock(view: TableView, hand: Hand, now: datetime) -> TurnClock | None:

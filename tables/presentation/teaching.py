@@ -14,6 +14,7 @@ from tables.engine.events import card_texts
 
 from .cards import card_views
 from .fragments import card_row
+from .wording import category_name
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def hand_example(hole: str, board: str) -> HandExample:
         hole=_cards(card_texts(hole_cards), best),
         board=_cards(card_texts(board_cards), best),
         best=_cards(best, ()),
-        category=value.category,
+        category=category_name(value.category),
     )
 
 

@@ -19,7 +19,7 @@ from .cards import CardView, card_views
 from .controls import ActionControls, action_controls
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
-from .wording import DEALT_TO_YOU
+from .wording import dealt_to_you
 
 
 @dataclass
@@ -66,7 +66,7 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else ())
     if me.my_cards:
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
-        me.dealt_line = LogLine(DEALT_TO_YOU, "private", card_views(played["cards"]))
+        me.dealt_line = LogLine(dealt_to_you(), "private", card_views(played["cards"]))
     running = not public.hand.is_over
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:

@@ -1,5 +1,7 @@
 """One writer at a time per table: every change locks the table row first."""
 
+from django.utils.translation import gettext
+
 from tables.models import Table
 
 from .errors import TableError
@@ -10,4 +12,4 @@ def lock_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
-        raise TableError("That table does not exist.") from None
+        raise TableError(gettext("That table does not exist.")) from None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cashier import services as cashier
 from cashier.selectors import request_used
+from config.numbers import chips
 from tables.engine import Action, ActionKind
 from tables.models import Seat, SeatSession, Table
 from tables.selectors.hands import dealt_into, running_hand
@@ -25,13 +27,13 @@ def _seat_of(table: Table, user) -> Seat:
         Seat.objects.select_for_update(of=("self",)).select_related("session").filter(table=table, player=user).first()
     )
     if seat is None:
-        raise TableError("You have no seat at this table.")
+        raise TableError(gettext("You have no seat at this table."))
     return seat
 
 
 def _check_amount(amount: object) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise TableError("Enter a whole, positive number of chips.")
+        raise TableError(gettext("Enter a whole, positive number of chips."))
     return amount
 
 
@@ -44,22 +46,25 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
     with transaction.atomic():
         table = lock_table(table_id)
         if request_used(user=user, request_id=request_id):
-            raise RepeatedRequest("That request was already made.")
+            raise RepeatedRequest(gettext("That request was already made."))
         if not table.is_active or table.closing:
-            raise TableError("This table is closed.")
+            raise TableError(gettext("This table is closed."))
         if Seat.objects.filter(table=table, player=user).exists():
-            raise TableError("You already have a seat at this table.")
+            raise TableError(gettext("You already have a seat at this table."))
         if (
             isinstance(seat_number, bool)
             or not isinstance(seat_number, int)
             or not 1 <= seat_number <= table.seat_count
         ):
-            raise TableError(f"Seats at this table are numbered 1 to {table.seat_count}.")
+            raise TableError(gettext("Seats at this table are numbered 1 to %(count)s.") % {"count": table.seat_count})
         if Seat.objects.filter(table=table, number=seat_number).exists():
-            raise TableError(f"Seat {seat_number} is taken.")
+            raise TableError(gettext("Seat %(number)s is taken.") % {"number": seat_number})
         buy_in = _check_amount(buy_in)
         if not table.min_buy_in <= buy_in <= table.max_buy_in:
-            raise TableError(f"The buy-in here is {table.min_buy_in:,} to {table.max_buy_in:,} chips.")
+            raise TableError(
+                gettext("The buy-in here is %(low)s to %(high)s chips.")
+                % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
+            )
         occupancy = SeatSession.objects.create(table=table, seat_number=seat_number, player=user, buy_in=buy_in)
         cashier.buy_in(user=user, table=table, amount=buy_in, occupancy=occupancy.reference, request_id=request_id)
         seat = Seat.objects.create(
@@ -81,11 +86,11 @@ def sit_out(*, user, table_id: int) -> Seat:
         table = lock_table(table_id)
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
-            raise TableError("You are leaving this table after the hand.")
+            raise TableError(gettext("You are leaving this table after the hand."))
         if seat.state == State.SITTING_OUT:
-            raise TableError("You are already sitting out.")
+            raise TableError(gettext("You are already sitting out."))
         if seat.pending_sit_out:
-            raise TableError("You will sit out when this hand ends.")
+            raise TableError(gettext("You will sit out when this hand ends."))
         if dealt_into(running_hand(table), seat):
             seat.pending_sit_out = True
         else:
@@ -103,9 +108,9 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
         if seat.pending_sit_out:
             seat.pending_sit_out = False  # changed their mind before the hand ended
         elif seat.state != State.SITTING_OUT:
-            raise TableError("You are not sitting out.")
+            raise TableError(gettext("You are not sitting out."))
         elif seat.stack == 0:
-            raise TableError("Top up before you come back: you have no chips at this table.")
+            raise TableError(gettext("Top up before you come back: you have no chips at this table."))
         else:
             seat.state = State.WAITING_FOR_BIG_BLIND
             seat.posts_big_blind_now = bool(post_big_blind_now)
@@ -125,18 +130,21 @@ def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
         table = lock_table(table_id)
         seat = _seat_of(table, user)
         if request_used(user=user, request_id=request_id):
-            raise RepeatedRequest("That top-up was already made.")
+            raise RepeatedRequest(gettext("That top-up was already made."))
         amount = _check_amount(amount)
         if seat.state == State.LEAVING:
-            raise TableError("You are leaving this table after the hand.")
+            raise TableError(gettext("You are leaving this table after the hand."))
         room = table.max_buy_in - seat.stack - seat.pending_top_up
         if amount > room:
-            raise TableError(f"You may add at most {max(room, 0):,} chips (table maximum {table.max_buy_in:,}).")
+            raise TableError(
+                gettext("You may add at most %(room)s chips (table maximum %(maximum)s).")
+                % {"room": chips(max(room, 0)), "maximum": chips(table.max_buy_in)}
+            )
         moved = cashier.top_up(
             user=user, table=table, amount=amount, occupancy=seat.session.reference, request_id=request_id
         )
         if moved.replayed:
-            raise RepeatedRequest("That top-up was already made.")
+            raise RepeatedRequest(gettext("That top-up was already made."))
         if dealt_into(running_hand(table), seat):
             seat.pending_top_up += amount
         else:
@@ -153,7 +161,7 @@ def leave(*, user, table_id: int) -> Seat | None:
         table = lock_table(table_id)
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
-            raise TableError("You are already leaving this table after the hand.")
+            raise TableError(gettext("You are already leaving this table after the hand."))
         if dealt_into(running_hand(table), seat):
             seat.state = State.LEAVING
             seat.save(update_fields=["state"])

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.engine import Action, ActionKind
 from tables.engine import Hand as EngineHand
@@ -80,19 +81,19 @@ def check_action(
     table = lock_table(table_id)
     hand = running_hand(table)
     if hand is None:
-        raise StaleAction("There is no hand in progress.")
+        raise StaleAction(gettext("There is no hand in progress."))
     if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence != hand.sequence:
-        raise StaleAction("That action is out of date: the hand has moved on.")
+        raise StaleAction(gettext("That action is out of date: the hand has moved on."))
     seats = list(Seat.objects.filter(table=table).select_related("player"))
     seat = next((seat for seat in seats if seat.player_id == user.pk), None)
     if seat is None:
-        raise TableError("You have no seat at this table.")
+        raise TableError(gettext("You have no seat at this table."))
     try:
         action_kind = ActionKind(kind)
     except ValueError:
-        raise TableError(f"Unknown action {kind!r}.") from None
+        raise TableError(gettext("Unknown action %(kind)r.") % {"kind": kind}) from None
     if action_kind is ActionKind.TIMEOUT:
-        raise TableError("Only the table's clock can time a player out.")
+        raise TableError(gettext("Only the table's clock can time a player out."))
     return Turn(table, hand, seats, rebuild(hand), now), Action(seat.number, action_kind, amount)
 
 

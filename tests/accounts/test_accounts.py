@@ -27,7 +27,7 @@ def test_signup_creates_a_player_with_the_grant_and_logs_in(client, assert_ledge
     alice = User.objects.get(username="alice")
     assert bankroll_balance(alice) == 10_000
     profile = client.get(reverse("profile"))
-    assert b"10000 chips" in profile.content
+    assert b"10,000 chips" in profile.content
     assert b"Sign-up grant" in profile.content
     assert_ledger_clean()
 

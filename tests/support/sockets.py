@@ -11,7 +11,9 @@ from functools import partial
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from tables.presentation.cards import card_view
 from tables.routing import websocket_urlpatterns
@@ -40,9 +42,18 @@ def felt_version(frame: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _spoken_names(card: str) -> set[str]:
+    names = set()
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            names.add(card_view(card).name)
+    return names
+
+
 def leaks(frames: list[str], cards: list[str]) -> list[str]:
     """Every trace of ``cards`` found in ``frames``: the engine's text ("Kd"), what the page
-    prints ("K♦") and what a screen reader says ("King of diamonds")."""
+    prints ("K♦") and what a screen reader says, in every language of the room ("King of
+    diamonds", "Rey de diamantes")."""
     found = []
     for frame in frames:
         text = visible_text(frame)
@@ -50,8 +61,9 @@ def leaks(frames: list[str], cards: list[str]) -> list[str]:
             view = card_view(card)
             if re.search(rf"\b{card}\b", frame):
                 found.append(card)
-            if view.name in frame:
-                found.append(view.name)
+            for name in _spoken_names(card):
+                if name in frame:
+                    found.append(name)
             if f"{view.rank}{view.symbol}" in text:
                 found.append(f"{view.rank}{view.symbol}")
     return found

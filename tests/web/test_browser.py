@@ -66,7 +66,7 @@ def take_seat(page, seat_number, buy_in):
     page.select_option("#sit-form select[name=seat_number]", str(seat_number))
     page.fill("#sit-form input[name=buy_in]", str(buy_in))
     page.click("#sit-form button[type=submit]")
-    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in} chips")
+    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in:,} chips")
 
 
 def act(page, kind):

@@ -33,7 +33,9 @@ def test_the_table_group_carries_no_hole_card_and_a_player_group_only_its_player
             await layer.group_add(group, listeners[name])
         await db(start_hand, table)
         got = {name: await layer.receive(channel) for name, channel in listeners.items()}
-        public = "".join(got["table"]["fragments"].values())
+        # The public fragments, in every language of the room.
+        public = "".join(html for fragments in got["table"]["fragments"].values() for html in fragments.values())
+        assert set(got["table"]["fragments"]) == {"en", "es"}
         assert got["table"]["type"] == "table.changed" and set(got["table"]["players"]) == {alice.pk, bob.pk}
         assert "Dealt to you" not in public and leaks([public], SEAT_1_CARDS + SEAT_2_CARDS) == []
         for name, mine, theirs in [("alice", SEAT_1_CARDS, SEAT_2_CARDS), ("bob", SEAT_2_CARDS, SEAT_1_CARDS)]:
@@ -87,7 +89,7 @@ def test_a_watcher_gets_new_seat_forms_when_a_seat_frees_up(heads_up, make_playe
         bob_tab = await table_viewer(table, bob).connect()
         await bob_tab.send(action="leave")
         frame = await watcher.until('<option value="2">')
-        assert 'id="sit-form"' in frame and "bankroll 10000" in frame
+        assert 'id="sit-form"' in frame and "bankroll 10,000" in frame
         # And bob, now without a seat, is offered the seat forms too.
         assert 'id="sit-form"' in await bob_tab.until('id="sit-form"')
         for tab in (watcher, alice_tab, bob_tab):
