@@ -4,7 +4,9 @@ The screens are rendered once here, by the process that made the change,
 and go out in two kinds of message: the public fragments to the table's
 group (every socket), and each seated player's own fragments to that
 player's group only, so a hole card never travels to another player's socket
-consumer.
+consumer. Each audience gets its fragments once, and only those that changed
+since this process last sent to it, with every fragment's digest so a socket
+rebuilds the whole screen (``presentation.deltas``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import screens
 from tables.selectors.lobby import lobby_row, lobby_rows
@@ -22,6 +25,7 @@ from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
 
 LOBBY_GROUP = "lobby"
+_sent = SentDigests()
 
 
 def table_group(table_id: int) -> str:
@@ -56,15 +60,20 @@ def on_table_change(change: TableChange) -> None:
 
 async def _send_screens(layer, table_id: int, rendered) -> None:
     version = rendered.version
+    group = table_group(table_id)
+    fragments, digests = _sent.delta(group, rendered.public)
     public = {
         "type": "table.changed",
         "version": version,
-        "fragments": rendered.public,
+        "fragments": fragments,
+        "digests": digests,
         "players": list(rendered.players),
         "spectator_key": rendered.spectator_key,
     }
-    sends = [layer.group_send(table_group(table_id), public)]
+    sends = [layer.group_send(group, public)]
     for user_id, own in rendered.players.items():
-        message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
-        sends.append(layer.group_send(player_group(table_id, user_id), message))
+        group = player_group(table_id, user_id)
+        fragments, digests = _sent.delta(group, own)
+        message = {"type": "player.changed", "version": version, "fragments": fragments, "digests": digests}
+        sends.append(layer.group_send(group, message))
     await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another

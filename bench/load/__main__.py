@@ -34,6 +34,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker-concurrency", type=int, default=1)
     parser.add_argument("--hand-pause", default="0.5", help="HAND_PAUSE_SECONDS (default 0.5)")
     parser.add_argument("--no-probe", action="store_true", help="serve config.asgi directly (no SQL counter)")
+    parser.add_argument(
+        "--route",
+        choices=("table", "user"),
+        default="table",
+        help="which daphne a bot's socket goes to: its table's (as a proxy hashing the path would) or by player",
+    )
+    parser.add_argument(
+        "--channel-layer",
+        choices=("pubsub", "lists"),
+        default=None,
+        help="CHANNEL_LAYER of the stack (default: the app's)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "bench")
     parser.add_argument("--seed", type=int, default=1)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -84,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     env = bench_env(
         database_url=database_url(args.db),
         redis_url=args.redis,
-        extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"},
+        extra={
+            "HAND_PAUSE_SECONDS": str(args.hand_pause),
+            "CHIPS_SIGNUP_GRANT": "1000000",
+            **({"CHANNEL_LAYER": args.channel_layer} if args.channel_layer else {}),
+        },
     )
     os.environ.update(env)
     import django
@@ -149,6 +165,7 @@ def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 pace=args.pace,
                 p99_ms=args.p99_ms,
                 min_served=args.min_served,
+                route=args.route,
                 log=log,
                 drain_timeout=240,
             )  # hands at human pace take a minute or two

@@ -42,6 +42,7 @@ def run_play(
     pace: float | None = None,
     p99_ms: float | None = None,
     min_served: float = 0.9,
+    route: str = "table",
     log=print,
 ) -> dict:
     """``pace``: the seconds per action per table the bots were asked for; the run then fails
@@ -80,6 +81,7 @@ def run_play(
             warmup=warmup,
             pace=pace,
             cpu_meter=cpu_meter,
+            route=route,
             log=log,
         )
     )

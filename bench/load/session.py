@@ -153,6 +153,7 @@ async def play(
     warmup: float = 0.0,
     pace: float | None = None,
     cpu_meter: CpuMeter | None = None,
+    route: str = "table",
     log=print,
 ) -> PlayResult:
     """Connect the bots, play, drain, disconnect. Bounded by ``duration`` + ``drain_timeout`` (+ connect time)."""
@@ -160,7 +161,7 @@ async def play(
     rng = random.Random(seed)
     db = Db()
     result = PlayResult(stats=harness.stats, tables=len(table_ids), pace=pace)
-    bots = [Bot(a, ports, harness, profile, random.Random(rng.random())) for a in accounts]
+    bots = [Bot(a, ports, harness, profile, random.Random(rng.random()), route) for a in accounts]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     tasks.append(asyncio.ensure_future(harness.expire_loop()))
     try:

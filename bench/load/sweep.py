@@ -47,6 +47,7 @@ def run_sweep(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 countdown_seconds=10,
                 seed=args.seed,
                 pace=args.pace,
+                route=args.route,
                 log=log,
                 drain_timeout=args.drain_timeout,
             )
