@@ -59,15 +59,22 @@ def run_sweep(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
             for failure in figures["failures"]
             if not failure.startswith(("served ", "p99 "))
         ]
+        table = write_figures(
+            rows, log_dir, args.figures_dir
+        )  # after every size: a long sweep cut short keeps its rows
+    log(table)
+    return {"rows": rows, "failures": failures}
+
+
+def write_figures(rows: list[dict], log_dir: Path, figures_dir: Path | None) -> str:
     table = markdown(rows)
     (log_dir / "sweep.md").write_text(table)
     plot(rows, log_dir / "sweep.png")
-    if args.figures_dir:
-        args.figures_dir.mkdir(parents=True, exist_ok=True)
+    if figures_dir:
+        figures_dir.mkdir(parents=True, exist_ok=True)
         for name in ("sweep.md", "sweep.png"):
-            shutil.copy(log_dir / name, args.figures_dir / name)
-    log(table)
-    return {"rows": rows, "failures": failures}
+            shutil.copy(log_dir / name, figures_dir / name)
+    return table
 
 
 def summarize(figures: dict, *, pace: float) -> dict:
