@@ -166,17 +166,37 @@ CHIPS_RELOAD_EVERY = timedelta(hours=env.float("CHIPS_RELOAD_EVERY_HOURS", defau
 
 # --- Real time and tasks --------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# "pubsub": a message to a group is published once and every process subscribed to it
+# hands it to its own sockets (channels-redis's pub/sub layer); "lists": the list layer,
+# which stores a copy for every socket of the group.
+CHANNEL_LAYER = env.str("CHANNEL_LAYER", default="pubsub")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py's default 5 s read timeout equals channels-redis's blocking
-            # receive: an idle socket would fail every 5 s without a longer one.
-            # redis-py refuses a 101st concurrent command per pool by default; hundreds
-            # of sockets joining their groups at once (a restart) need more.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
+    if CHANNEL_LAYER == "lists":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # redis-py's default 5 s read timeout equals channels-redis's blocking
+                # receive: an idle socket would fail every 5 s without a longer one.
+                # redis-py refuses a 101st concurrent command per pool by default; hundreds
+                # of sockets joining their groups at once (a restart) need more.
+                "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
+            }
         }
-    }
+    else:
+        from config.channel_serializer import FORMAT as CHANNEL_SERIALIZER  # registers it
+
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                # Pub/sub channels are one namespace for every database of a Redis server:
+                # the database number keeps two rooms (or test runs) on one server apart.
+                "CONFIG": {
+                    "hosts": [{"address": REDIS_URL}],
+                    "prefix": "asgi" + (REDIS_URL.rstrip("/").rsplit("/", 1)[-1] or "0") + ".",
+                    "serializer_format": CHANNEL_SERIALIZER,
+                },
+            }
+        }
     CELERY_BROKER_URL = REDIS_URL
 else:
     # One process serves everything: the in-memory layer only reaches

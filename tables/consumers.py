@@ -6,10 +6,14 @@ table's group, and a seated player's sockets get their own fragments (hole
 cards, controls) from that player's group, so private parts exist only in
 the frames sent to sockets whose user may see them. A socket renders for
 itself only its snapshot on connect, and the seat forms of a viewer without
-a seat when what they offer changes. Only the fragments that changed since
-the last send go down, so a half-typed amount survives unrelated updates.
+a seat when what they offer changes. A message carries only the fragments that
+changed and the digests of all: a socket rebuilds its screen from what it holds,
+and a seated player's from the table's message and their own of the same version
+(in whichever order they come), reading its snapshot only when something is
+missing. Only the fragments that changed since the last send go down, so a
+half-typed amount survives unrelated updates.
 
-Each socket speaks its viewer's language (``socket_guard``): it forwards the public
+Each socket speaks its viewer's language (``socket_guard``): it takes the public
 fragments in that language, and renders for itself a player's own screen pushed in
 another (a player whose profile says one language on a browser that asked for another).
 """
@@ -31,6 +35,7 @@ from tables.services import presence
 
 from . import sockets
 from .forms import PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from .presentation.deltas import Seen
 from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from .presentation.screens import screen_for
 from .selectors.lobby import lobby_rows
@@ -71,9 +76,11 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_html(in_language(event["html"], self.language))
 
 
-def in_language(rendered: dict[str, str], language: str):
-    """The viewer's language's version of something rendered in every language."""
-    return rendered.get(language) or rendered[settings.LANGUAGE_CODE]
+def in_language(rendered: dict, language: str):
+    """The viewer's language's version of something rendered in every language of the room
+    (an empty version is one too: nothing of it changed)."""
+    found = rendered.get(language)
+    return found if found is not None else rendered[settings.LANGUAGE_CODE]
 
 
 def _lobby_snapshot() -> str:
@@ -87,6 +94,8 @@ class TableConsumer(GuardedConsumer):
         self.request_id = ""  # the seat forms' one-time request id (a logged-in viewer's); renewed once used
         self.sent: dict[str, str] = {}
         self.sent_version = -1
+        self.seen = Seen()  # the contents this socket showed last, by digest
+        self.halves: dict[int, dict[str, dict]] = {}  # version -> the table's and the player's message
         self.spectator_key = None  # None while seated: a player's own fragments come rendered
         self.showing_error = False
         self.presence = ()
@@ -185,11 +194,18 @@ class TableConsumer(GuardedConsumer):
             return
         if self.user.is_authenticated and self.user.pk in event["players"]:
             self.spectator_key = None
-            return  # this player's own message carries the public fragments too
+            await self.join_halves(event["version"], "table", event)  # shown with the player's own
+            return
         if event["spectator_key"] != self.spectator_key:
             await self.send_snapshot()  # the seat forms change: rendered for this viewer
             return
-        await self.send_fragments(event["version"], in_language(event["fragments"], self.language))
+        fragments = self.seen.rebuild(
+            in_language(event["fragments"], self.language), in_language(event["digests"], self.language)
+        )
+        if fragments is None:
+            await self.send_snapshot()
+            return
+        await self.send_fragments(event["version"], fragments)
 
     async def player_changed(self, event):
         if event["version"] > self.sent_version:
@@ -197,7 +213,28 @@ class TableConsumer(GuardedConsumer):
             if event["language"] != self.language:
                 await self.send_snapshot()  # pushed in the profile's language: this socket asked for another
                 return
-            await self.send_fragments(event["version"], event["fragments"])
+            await self.join_halves(event["version"], "player", event)
+
+    async def join_halves(self, version: int, half: str, event: dict) -> None:
+        """A seated player's screen of ``version`` is the table's message and their own: once
+        both came, rebuild it and send it."""
+        halves = self.halves.setdefault(version, {})
+        halves[half] = event
+        if len(halves) < 2:
+            for stale in [v for v in self.halves if v < version - 4]:  # a half that never got its pair
+                del self.halves[stale]
+            return
+        for done in [v for v in self.halves if v <= version]:
+            del self.halves[done]
+        table = halves["table"]
+        public = self.seen.rebuild(
+            in_language(table["fragments"], self.language), in_language(table["digests"], self.language)
+        )
+        own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
+        if public is None or own is None:
+            await self.send_snapshot()
+            return
+        await self.send_fragments(version, {**public, **own})
 
     async def send_snapshot(self):
         rendered = await database_sync_to_async(self.snapshot)()
@@ -206,7 +243,9 @@ class TableConsumer(GuardedConsumer):
             return
         screens, own = rendered
         self.spectator_key = None if screens.players else screens.spectator_key
-        await self.send_fragments(screens.version, {**screens.public[self.language], **own})
+        public = screens.public[self.language]
+        self.seen.add({**public, **own})
+        await self.send_fragments(screens.version, {**public, **own})
 
     def snapshot(self):
         state = load_table_state(self.table_id)

@@ -4,8 +4,11 @@ The screens are rendered once here, by the process that made the change,
 and go out in two kinds of message: the public fragments to the table's
 group (every socket), and each seated player's own fragments to that
 player's group only, so a hole card never travels to another player's socket
-consumer. The public message carries the fragments in every language of the room (each
-socket forwards its viewer's), a player's own message their fragments in their language.
+consumer. Each audience gets its fragments once, and only those that changed
+since this process last sent to it, with every fragment's digest so a socket
+rebuilds the whole screen (``presentation.deltas``). The public message carries
+them for every language of the room (each socket takes its viewer's), a player's
+own message their fragments in their language.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone, translation
 
+from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import room_languages, screens
 from tables.selectors.lobby import lobby_row, lobby_rows
@@ -23,6 +27,7 @@ from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
 
 LOBBY_GROUP = "lobby"
+_sent = SentDigests()
 
 
 def table_group(table_id: int) -> str:
@@ -67,17 +72,23 @@ def in_every_language(render) -> dict[str, str]:
 
 async def _send_screens(layer, table_id: int, rendered) -> None:
     version = rendered.version
-    public = {
+    group = table_group(table_id)
+    fragments, digests = {}, {}
+    for language, public in rendered.public.items():
+        fragments[language], digests[language] = _sent.delta(f"{group}|{language}", public)
+    public_message = {
         "type": "table.changed",
         "version": version,
-        "fragments": rendered.public,
+        "fragments": fragments,
+        "digests": digests,
         "players": list(rendered.players),
         "spectator_key": rendered.spectator_key,
     }
-    sends = [layer.group_send(table_group(table_id), public)]
+    sends = [layer.group_send(group, public_message)]
     for user_id, own in rendered.players.items():
-        language = rendered.languages[user_id]
-        fragments = {**rendered.public[language], **own}
-        message = {"type": "player.changed", "version": version, "language": language, "fragments": fragments}
-        sends.append(layer.group_send(player_group(table_id, user_id), message))
+        group = player_group(table_id, user_id)
+        fragments, digests = _sent.delta(group, own)
+        message = {"type": "player.changed", "version": version, "language": rendered.languages[user_id],
+                   "fragments": fragments, "digests": digests}  # fmt: skip
+        sends.append(layer.group_send(group, message))
     await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another

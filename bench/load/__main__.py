@@ -1,10 +1,12 @@
-"""python -m bench.load {load,soak,faults,hostile} [options]  (run from the repository root, in .venv)
+"""python -m bench.load {load,sweep,soak,faults,hostile} [options]  (run from the repository root, in .venv)
 
 Each command recreates a dedicated database (default ``poker_bench``), migrates
 it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
 --web, celery worker, celery beat) on loopback, runs, audits the chips, stops
 everything and writes the figures as JSON under --out. Exit status 1 if a
-check failed.
+check failed: for ``load``, also when fewer than 90% of the actions asked were served
+or the p99 is over ``--p99-ms``. ``sweep`` runs ``load`` at several sizes and writes a
+table and a plot.
 """
 
 from __future__ import annotations
@@ -32,6 +34,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker-concurrency", type=int, default=1)
     parser.add_argument("--hand-pause", default="0.5", help="HAND_PAUSE_SECONDS (default 0.5)")
     parser.add_argument("--no-probe", action="store_true", help="serve config.asgi directly (no SQL counter)")
+    parser.add_argument(
+        "--route",
+        choices=("table", "user"),
+        default="table",
+        help="which daphne a bot's socket goes to: its table's (as a proxy hashing the path would) or by player",
+    )
+    parser.add_argument(
+        "--channel-layer",
+        choices=("pubsub", "lists"),
+        default=None,
+        help="CHANNEL_LAYER of the stack (default: the app's)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "bench")
     parser.add_argument("--seed", type=int, default=1)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +56,19 @@ def main(argv: list[str] | None = None) -> int:
     load.add_argument("--pace", type=float, default=2.0, help="seconds per action per table on average (default 2)")
     load.add_argument("--duration", type=float, default=120)
     load.add_argument("--warmup", type=float, default=15)
+    load.add_argument("--p99-ms", type=float, default=None, help="fail when the p99 latency is above this")
+    load.add_argument("--min-served", type=float, default=0.9, help="fail below this share of actions served")
+
+    sweep = sub.add_parser("sweep", help="load at several sizes: a table and a plot of throughput and latency")
+    sweep.add_argument("--sizes", default="20,50,100,200,300,400", help="comma-separated table counts")
+    sweep.add_argument("--seats", type=int, default=6)
+    sweep.add_argument("--pace", type=float, default=2.0)
+    sweep.add_argument("--duration", type=float, default=30)
+    sweep.add_argument("--warmup", type=float, default=10)
+    sweep.add_argument("--drain-timeout", type=float, default=120)
+    sweep.add_argument(
+        "--figures-dir", type=Path, default=ROOT / "bench" / "load" / "results", help="where sweep.md/png go too"
+    )
 
     soak = sub.add_parser("soak", help="N hands with timeouts, disconnects, double submits; audit; nothing stuck")
     soak.add_argument("--tables", type=int, default=20)
@@ -69,27 +96,56 @@ def main(argv: list[str] | None = None) -> int:
     env = bench_env(
         database_url=database_url(args.db),
         redis_url=args.redis,
-        extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"},
+        extra={
+            "HAND_PAUSE_SECONDS": str(args.hand_pause),
+            "CHIPS_SIGNUP_GRANT": "1000000",
+            **({"CHANNEL_LAYER": args.channel_layer} if args.channel_layer else {}),
+        },
     )
     os.environ.update(env)
-    print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
-    recreate_database(args.db)
-    flush_redis_db(args.redis)
     import django
 
     django.setup()
-    from django.core.management import call_command
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = args.out / f"{args.command}-{stamp}"
+    log = lambda message: print(message, flush=True)  # noqa: E731
+    if args.command == "sweep":
+        from .sweep import run_sweep
 
+        figures = run_sweep(args, env=env, log_dir=log_dir, log=log)
+    else:
+        figures = _run_once(args, env=env, log_dir=log_dir, log=log)
+    figures["command"] = " ".join(sys.argv)
+    (log_dir / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
+    print(json.dumps(figures, indent=2, default=str))
+    print(f"figures: {log_dir / 'figures.json'}")
+    if figures["failures"]:
+        print("FAILED:\n  " + "\n  ".join(figures["failures"]), file=sys.stderr)
+        return 1
+    print("PASSED")
+    return 0
+
+
+def fresh_stack(args, *, env: dict[str, str], log_dir: Path) -> Stack:
+    """Recreate the bench database and flush the bench Redis DB, migrate, and return the stack to start."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    connections.close_all()
+    print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
+    recreate_database(args.db)
+    flush_redis_db(args.redis)
     call_command("migrate", verbosity=0)
+    return Stack(
+        env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency, probe=not args.no_probe
+    )
+
+
+def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
     from . import runs
     from .bots import Profile
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    log_dir = args.out / f"{args.command}-{stamp}"
-    stack = Stack(
-        env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency, probe=not args.no_probe
-    )
-    log = lambda message: print(message, flush=True)  # noqa: E731
+    stack = fresh_stack(args, env=env, log_dir=log_dir)
     with stack:
         log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
         if args.command == "load":
@@ -106,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
                 countdown_seconds=10,
                 seed=args.seed,
                 measure_queries=True,
+                pace=args.pace,
+                p99_ms=args.p99_ms,
+                min_served=args.min_served,
+                route=args.route,
                 log=log,
                 drain_timeout=240,
             )  # hands at human pace take a minute or two
@@ -135,15 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             figures = runs.run_hostile_frames(stack, frames=args.frames, seed=args.seed, log=log)
-    figures["command"] = " ".join(sys.argv)
-    (log_dir / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
-    print(json.dumps(figures, indent=2, default=str))
-    print(f"figures: {log_dir / 'figures.json'}")
-    if figures["failures"]:
-        print("FAILED:\n  " + "\n  ".join(figures["failures"]), file=sys.stderr)
-        return 1
-    print("PASSED")
-    return 0
+    return figures
 
 
 if __name__ == "__main__":

@@ -159,9 +159,13 @@ class TableMonitor:
 
 
 class Bot:
-    def __init__(self, account, ports: list[int], harness: Harness, profile: Profile, rng: random.Random):
+    def __init__(
+        self, account, ports: list[int], harness: Harness, profile: Profile, rng: random.Random, route: str = "table"
+    ):
         self.account, self.ports, self.h, self.profile, self.rng = account, ports, harness, profile, rng
-        self.port_index = account.user_id % len(ports)
+        # "table": every socket of a table goes to one daphne, as a proxy that hashes the
+        # socket's path would send them; "user": spread by player.
+        self.port_index = (account.table_id if route == "table" else account.user_id) % len(ports)
         self.ws: WebSocket | None = None
         self.monitor = harness.monitor(account.table_id)
         self.stats = harness.stats

@@ -25,11 +25,12 @@ def percentiles(values: list[float]) -> dict:
     }
 
 
-def read_query_total(directory: Path, role: str) -> int:
-    """Sum of the SQL statement counters the ``role`` ("web" or "worker") processes write
-    (bench.load.query_counter); a killed process's file keeps its last total."""
+def read_query_total(directory: Path, role: str, counter: str = "queries") -> int:
+    """Sum of the counters (``counter``: "queries" or "redis-bytes") the ``role`` ("web" or
+    "worker") processes write (bench.load.query_counter); a killed process's file keeps its
+    last total."""
     total = 0
-    for path in Path(directory).glob(f"queries-{role}-*.txt"):
+    for path in Path(directory).glob(f"{counter}-{role}-*.txt"):
         with contextlib.suppress(OSError, ValueError):
             total += int(path.read_text() or 0)
     return total

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
+from django.db import connection
+
 from .bots import Profile
+from .cpu import CpuMeter
 from .faults import fault_task
 from .hostile import run_hostile, setup_table, snapshot
 from .report import audit, measure_queries_in_process
@@ -36,8 +39,15 @@ def run_play(
     countdown_seconds: int = 1,
     seed: int = 1,
     measure_queries: bool = False,
+    pace: float | None = None,
+    p99_ms: float | None = None,
+    min_served: float = 0.9,
+    route: str = "table",
     log=print,
 ) -> dict:
+    """``pace``: the seconds per action per table the bots were asked for; the run then fails
+    when fewer than ``min_served`` of the actions asked were served. ``p99_ms``: fail when the
+    action-to-every-screen p99 is above it (or when nothing was measured)."""
     made, accounts = build_world(
         tables=tables,
         seats_per_table=seats,
@@ -48,6 +58,11 @@ def run_play(
     table_ids = [t.pk for t in made]
     log(f"world: {len(made)} tables, {len(accounts)} bots; ports {stack.ports}")
     offsets = stack.log_offsets()
+    cpu_meter = CpuMeter(
+        groups=stack.process_groups,
+        database=connection.settings_dict["NAME"],
+        redis_url=stack.env.get("REDIS_URL"),
+    )
     faults = (
         fault_task(stack, count=kills, every=kill_every, seed=seed, targets=kill_targets, log=log) if kills else None
     )
@@ -64,6 +79,9 @@ def run_play(
             probe_dir=stack.log_dir if stack.probe else None,
             fault_task=faults,
             warmup=warmup,
+            pace=pace,
+            cpu_meter=cpu_meter,
+            route=route,
             log=log,
         )
     )
@@ -83,6 +101,15 @@ def run_play(
         failures.append(f"server errors: {figures['server_errors'][:5]}")
     if hands is not None and figures["hands"] < hands:
         failures.append(f"only {figures['hands']} of {hands} hands in {duration}s")
+    if pace is not None and (figures["served_ratio"] or 0) < min_served:
+        failures.append(
+            f"served {figures['actions_served']} of {figures['actions_asked']} actions asked "
+            f"({(figures['served_ratio'] or 0):.0%} < {min_served:.0%})"
+        )
+    if p99_ms is not None:
+        p99 = figures["latency_ms"]["p99"]
+        if p99 is None or p99 > p99_ms:
+            failures.append(f"p99 {p99} ms is over the {p99_ms} ms bound")
     if kills and len(figures["faults"]) < kills:
         failures.append(f"only {len(figures['faults'])} of {kills} faults injected")
     figures["failures"] = failures

@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from .bots import Bot, Harness, Profile
+from .cpu import CpuMeter, per_action
 from .report import percentiles, read_query_total
 
 
@@ -72,8 +73,13 @@ class PlayResult:
     hands: int = 0
     actions: int = 0
     changes: int = 0
+    tables: int = 0
+    pace: float | None = None  # seconds per action per table the bots were asked to keep (None: as fast as they can)
     web_queries: int | None = None  # SQL statements the daphne processes ran in the measured window
     worker_queries: int | None = None  # ... and the celery worker (hand starts, timeouts)
+    redis_bytes: int | None = None  # bytes every server process handed to the channel layer in the window
+    cpu_ms: dict = field(default_factory=dict)  # server CPU over the window per process kind (bench.load.cpu)
+    machine: dict = field(default_factory=dict)
     stats: object = None
     max_overdue_seen: int = 0
     stuck: list[str] = field(default_factory=list)
@@ -85,8 +91,21 @@ class PlayResult:
         s = self.stats
         lat = percentiles([x * 1000 for x in self.latencies])
         minutes = self.seconds / 60 if self.seconds else 1
+        asked = round(self.tables * self.seconds / self.pace) if self.pace and self.seconds else None
+        served = len(self.latencies)  # actions applied and shown on every screen of their table
         return {
             "seconds": round(self.seconds, 1),
+            "actions_asked": asked,
+            "actions_served": served,
+            "served_ratio": round(served / asked, 3) if asked else None,
+            "served_per_second": round(served / self.seconds, 1) if self.seconds else 0,
+            "cpu_ms": self.cpu_ms,
+            "cpu_ms_per_action": per_action(self.cpu_ms, served),
+            "machine": self.machine,
+            "redis_bytes": self.redis_bytes,
+            "redis_kb_per_change": round(self.redis_bytes / self.changes / 1024, 1)
+            if self.redis_bytes is not None and self.changes
+            else None,
             "hands": self.hands,
             "hands_per_minute": round(self.hands / minutes, 1),
             "actions_sent": self.actions,
@@ -132,14 +151,17 @@ async def play(
     probe_dir: Path | None = None,
     fault_task=None,
     warmup: float = 0.0,
+    pace: float | None = None,
+    cpu_meter: CpuMeter | None = None,
+    route: str = "table",
     log=print,
 ) -> PlayResult:
     """Connect the bots, play, drain, disconnect. Bounded by ``duration`` + ``drain_timeout`` (+ connect time)."""
     harness = Harness()
     rng = random.Random(seed)
     db = Db()
-    result = PlayResult(stats=harness.stats)
-    bots = [Bot(a, ports, harness, profile, random.Random(rng.random())) for a in accounts]
+    result = PlayResult(stats=harness.stats, tables=len(table_ids), pace=pace)
+    bots = [Bot(a, ports, harness, profile, random.Random(rng.random()), route) for a in accounts]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     tasks.append(asyncio.ensure_future(harness.expire_loop()))
     try:
@@ -148,7 +170,10 @@ async def play(
             harness.stats.latencies.clear()
             harness.stats.actions = 0
         start_counts = await db.run(table_counts, table_ids)
-        q0 = {role: read_query_total(probe_dir, role) for role in ("web", "worker")} if probe_dir else None
+        counters = [(role, counter) for role in ("web", "worker") for counter in ("queries", "redis-bytes")]
+        q0 = {key: read_query_total(probe_dir, *key) for key in counters} if probe_dir else None
+        if cpu_meter is not None:
+            await asyncio.get_running_loop().run_in_executor(None, cpu_meter.start)
         t0 = time.monotonic()
         fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
         last_log = t0
@@ -173,6 +198,9 @@ async def play(
             except asyncio.CancelledError:
                 result.faults = getattr(fault_task, "events", [])
         result.seconds = time.monotonic() - t0
+        if cpu_meter is not None:
+            await asyncio.get_running_loop().run_in_executor(None, cpu_meter.stop)
+            result.cpu_ms, result.machine = cpu_meter.milliseconds(), cpu_meter.machine()
         result.latencies = list(harness.stats.latencies)
         result.actions = harness.stats.actions
         end_counts = await db.run(table_counts, table_ids)
@@ -180,8 +208,10 @@ async def play(
         result.changes = end_counts["versions"] - start_counts["versions"]
         if probe_dir:
             await asyncio.sleep(1.2)  # the probes write their totals once a second
-            result.web_queries = read_query_total(probe_dir, "web") - q0["web"]
-            result.worker_queries = read_query_total(probe_dir, "worker") - q0["worker"]
+            q1 = {key: read_query_total(probe_dir, *key) for key in counters}
+            result.web_queries = q1["web", "queries"] - q0["web", "queries"]
+            result.worker_queries = q1["worker", "queries"] - q0["worker", "queries"]
+            result.redis_bytes = sum(q1[key] - q0[key] for key in counters if key[1] == "redis-bytes")
         # Drain: everyone sits out after the current hand; every running hand must finish.
         harness.draining.set()
         for bot in bots:

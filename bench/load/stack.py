@@ -240,6 +240,14 @@ class Stack:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    def process_groups(self) -> dict[str, list[int]]:
+        """{kind: process group ids} of the live processes ("web", "worker", "beat")."""
+        groups: dict[str, list[int]] = {}
+        for name, proc in self.procs.items():
+            if proc.alive:
+                groups.setdefault(name.rstrip("0123456789"), []).append(proc.popen.pid)
+        return groups
+
     def log_offsets(self) -> dict[str, int]:
         return {name: (p.log_path.stat().st_size if p.log_path.exists() else 0) for name, p in self.procs.items()}
 

@@ -15,6 +15,7 @@ from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, 
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.selectors.hands import running_hand
 
+from . import held_engines
 from .changes import mark_changed
 from .locking import lock_table
 from .turns import Turn, record
@@ -32,6 +33,7 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
         table, seats, plan, number = checked
         turn = do_deal(table, seats, plan, number, now, deck)
         mark_changed(table)
+        held_engines.keep_on_commit(turn.hand, turn.engine)
     return turn.hand
 
 

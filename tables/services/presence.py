@@ -28,6 +28,10 @@ def player_connected(*, table_id: int, user, now: datetime | None = None) -> boo
     whether grace was given."""
     if not getattr(user, "is_authenticated", False):
         return False
+    if not Seat.objects.filter(table_id=table_id, player=user, disconnected_at__isnull=False).exists():
+        # Not marked gone (a second tab, a spectator, a reconnect the close never reached):
+        # nothing to clear and no grace to give, so no lock. A reconnect storm stays one read a socket.
+        return False
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)

@@ -24,9 +24,10 @@ from django.utils.translation import gettext
 from tables.engine import Action, ActionKind
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, Seat, Table
-from tables.selectors.hands import rebuild, running_hand
+from tables.selectors.hands import running_hand
 from tables.selectors.table_state import TableState, table_state
 
+from . import held_engines
 from .changes import mark_changed
 from .errors import StaleAction, TableError
 from .event_log import append_events
@@ -66,11 +67,13 @@ def act(*, table_id: int, user, kind: str, amount: int | None, sequence: int, no
 
 def announce(turn: Turn) -> None:
     """Tell the screens: while the hand runs, the rows held here are the new state (no second
-    read); once it is settled, chips and seats moved and the screens read the table again."""
+    read); once it is settled, chips and seats moved and the screens read the table again.
+    The engine is then held for the hand's next action (``held_engines``)."""
     if turn.engine.is_over:
         mark_changed(turn.table, lobby_list=turn.closed_table)
     else:
         mark_changed(turn.table, held=turn.held_state, lobby=False)
+        held_engines.keep_on_commit(turn.hand, turn.engine)
 
 
 def check_action(
@@ -94,7 +97,7 @@ def check_action(
         raise TableError(gettext("Unknown action %(kind)r.") % {"kind": kind}) from None
     if action_kind is ActionKind.TIMEOUT:
         raise TableError(gettext("Only the table's clock can time a player out."))
-    return Turn(table, hand, seats, rebuild(hand), now), Action(seat.number, action_kind, amount)
+    return Turn(table, hand, seats, held_engines.take(hand), now), Action(seat.number, action_kind, amount)
 
 
 def check_timeout(*, table_id: int, sequence: int, now: datetime) -> Turn | None:
@@ -105,7 +108,7 @@ def check_timeout(*, table_id: int, sequence: int, now: datetime) -> Turn | None
     if hand is None or hand.sequence != sequence or hand.turn_deadline is None or now < hand.turn_deadline:
         return None
     seats = list(Seat.objects.filter(table=table).select_related("player"))
-    return Turn(table, hand, seats, rebuild(hand), now)
+    return Turn(table, hand, seats, held_engines.take(hand), now)
 
 
 def current_turn(table: Table, now: datetime) -> Turn | None:
@@ -113,7 +116,9 @@ def current_turn(table: Table, now: datetime) -> Turn | None:
     hand = running_hand(table)
     if hand is None:
         return None
-    return Turn(table, hand, list(Seat.objects.filter(table=table).select_related("player")), rebuild(hand), now)
+    return Turn(
+        table, hand, list(Seat.objects.filter(table=table).select_related("player")), held_engines.take(hand), now
+    )
 
 
 def do_action(turn: Turn, action: Action) -> list[dict]:

@@ -32,9 +32,23 @@ def test_production_settings_use_postgresql_and_redis():
     )
     assert out.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "channels_redis.pubsub.RedisPubSubChannelLayer",
         "redis://cache:6379/0",
     ]
+
+
+def test_the_pub_sub_layer_keeps_redis_databases_apart():
+    """Pub/sub channels ignore the database number: it goes into the channels' prefix, so two
+    rooms (or test runs) on one Redis server never hear each other."""
+    show = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
+        "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['CONFIG']['prefix'])"
+    )
+    prefixes = {
+        python_output(show, REDIS_URL=f"redis://cache:6379/{db}", SECRET_KEY=PRODUCTION_SECRET_KEY).strip()
+        for db in (0, 7)
+    }
+    assert prefixes == {"asgi0.", "asgi7."}
 
 
 def test_check_deploy_is_clean_with_production_variables():

@@ -48,3 +48,48 @@ def test_a_table_change_costs_the_lobby_one_render_whatever_the_number_of_socket
             await socket.close()
 
     async_to_sync(scenario)()
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement any thread runs (the test's own and every consumer's)."""
+    from django.db.backends import utils
+
+    count = [0]
+    execute = utils.CursorWrapper._execute_with_wrappers
+
+    def counted(self, *args, **kwargs):
+        count[0] += 1
+        return execute(self, *args, **kwargs)
+
+    monkeypatch.setattr(utils.CursorWrapper, "_execute_with_wrappers", counted)
+    return count
+
+
+LOBBY_SOCKETS = 500
+
+
+def test_with_five_hundred_lobby_sockets_a_change_costs_one_render_and_no_query_per_socket(
+    make_table, make_player, lobby_reads, channel_layer, statements
+):
+    busy, quiet, warm = make_table(name="Busy PL"), make_table(name="Quiet PL"), make_table(name="Warm PL")
+
+    async def scenario():
+        await db(sit, warm, await db(make_player), 1)  # first calls fill the process's caches
+        player = await db(make_player)
+        before = statements[0]
+        await db(sit, quiet, player, 1)  # the same change with no lobby socket open
+        alone = statements[0] - before
+        sockets = [await Viewer("/ws/lobby/").connect() for _ in range(LOBBY_SOCKETS)]  # each reads its snapshot
+        lobby_reads.update(row=0, rows=0)
+        player = await db(make_player)
+        before = statements[0]
+        await db(sit, busy, player, 3)
+        for socket in sockets:
+            assert "1/6" in await socket.until(f'id="lobby-table-{busy.pk}"', timeout=30)
+        assert lobby_reads == {"row": 1, "rows": 0}  # one render for all five hundred
+        assert statements[0] - before == alone  # what the change itself costs, nothing per socket
+        for socket in sockets:
+            await socket.close()
+
+    async_to_sync(scenario)()

@@ -1,0 +1,144 @@
+"""A table change sends what changed, once per audience: the public fragments once to the
+table's group, a player's own only to that player's group, each only when it changed, and a
+6-handed table's change stays under 10 KB on the wire to Redis."""
+
+import pytest
+
+from config.channel_serializer import CompressedMsgPackSerializer
+from tables import notify, services
+from tables.presentation.deltas import Seen
+
+from ..support.tables import running_hand, sit
+
+pytestmark = pytest.mark.django_db
+
+KB = 1024
+
+
+WIRE = CompressedMsgPackSerializer()
+
+
+class RecordingLayer:
+    """Stands in for the channel layer: keeps every group message (the pub/sub layer
+    publishes each once, serialized as ``WIRE``)."""
+
+    def __init__(self):
+        self.sent: list[tuple[str, dict]] = []
+
+    async def group_send(self, group, message):
+        self.sent.append((group, message))
+
+    def take(self) -> list[tuple[str, dict]]:
+        sent, self.sent = self.sent, []
+        return sent
+
+
+@pytest.fixture
+def layer(monkeypatch):
+    recording = RecordingLayer()
+    monkeypatch.setattr(notify, "get_channel_layer", lambda: recording)
+    return recording
+
+
+def play_a_hand(table, players, layer, django_capture_on_commit_callbacks):
+    """Every change of one 6-handed hand, called down to the river and checked there: the
+    messages each change sent."""
+    from tables.selectors.hands import rebuild
+
+    by_seat = dict(enumerate(players, start=1))
+    changes = []
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_hand_if_due(table_id=table.pk)
+    changes.append(layer.take())
+    while (hand := running_hand(table)) is not None:
+        kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(
+                table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence
+            )
+        changes.append(layer.take())
+    return changes
+
+
+def test_a_six_handed_change_sends_each_audience_what_changed_under_ten_kilobytes(
+    make_player, make_table, layer, django_capture_on_commit_callbacks
+):
+    table = make_table()
+    players = [make_player() for _ in range(6)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    layer.take()  # the seating changes
+    changes = play_a_hand(table, players, layer, django_capture_on_commit_callbacks)
+    sizes = [
+        sum(len(WIRE.serialize(message)) for group, message in change if group != notify.LOBBY_GROUP)
+        for change in changes
+    ]
+    print(f"bytes per change over a hand: {sizes}")
+    assert len(changes) > 20
+    assert sum(sizes) / len(sizes) <= 10 * KB, sizes
+    assert max(sizes[1:]) <= 10 * KB, sizes  # every action; dealing (every player's new cards) may be more
+    for change in changes:
+        table_messages = [m for group, m in change if group == notify.table_group(table.pk)]
+        assert len(table_messages) == 1  # the public fragments once, whatever the number of sockets
+        for group, message in change:
+            if group.startswith(notify.table_group(table.pk) + "-player-"):
+                assert not set(message["fragments"]) & {"felt", "hand-log"}  # public parts travel once
+
+
+def test_a_socket_rebuilds_every_fragment_from_the_digests_and_what_it_holds(
+    make_player, make_table, layer, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Replaying the messages as one seated player's socket gets them gives, at every version,
+    exactly the screen rendered for that player (in their language: the public message
+    carries every language of the room)."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    from tables.presentation.screens import screen_for
+    from tables.selectors.hands import rebuild
+    from tables.selectors.table_state import load_table_state
+
+    rendered = []
+    render_screens = notify.screens
+    monkeypatch.setattr(notify, "screens", lambda *args: rendered.append(render_screens(*args)) or rendered[-1])
+    table = make_table()
+    players = [make_player() for _ in range(6)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    layer.take()
+    me = players[2]
+    seen = Seen()
+    screens, own = screen_for(load_table_state(table.pk), me, timezone.now())
+    language = settings.LANGUAGE_CODE
+    seen.add({**screens.public[language], **own})  # the socket's snapshot on connect
+    by_seat = dict(enumerate(players, start=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_hand_if_due(table_id=table.pk)
+    versions = 0
+    while True:
+        messages = dict(layer.take())
+        public = messages[notify.table_group(table.pk)]
+        mine = messages[notify.player_group(table.pk, me.pk)]
+        assert public["version"] == mine["version"] == rendered[-1].version
+        shown = {
+            **seen.rebuild(public["fragments"][language], public["digests"][language]),
+            **seen.rebuild(mine["fragments"], mine["digests"]),
+        }
+        assert mine["language"] == language
+        assert shown == {**rendered[-1].public[language], **rendered[-1].players[me.pk]}
+        versions += 1
+        if (hand := running_hand(table)) is None:
+            break
+        kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(
+                table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence
+            )
+    assert versions > 20
+
+
+def test_a_socket_missing_a_fragment_says_so():
+    """A digest the socket never saw (it missed a message) is not guessed: the socket reads its snapshot."""
+    seen = Seen()
+    seen.add({"felt": "<section id=felt>1</section>"})
+    assert seen.rebuild({}, {"felt": "0123456789abcdef"}) is None
