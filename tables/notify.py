@@ -10,16 +10,20 @@ consumer.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from tables.outages import OUTAGES, describe
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import screens
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
+
+logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -35,10 +39,21 @@ def player_group(table_id: int, user_id: int) -> str:
 def on_table_change(change: TableChange) -> None:
     """Push a table's new screens to its sockets, and its lobby line (or the whole list, when
     a table opened or closed) to the lobby's: each rendered once, here, by the process that
-    made the change. Subscribed to ``tables.services.changes`` by ``tables.apps``."""
+    made the change. Subscribed to ``tables.services.changes`` by ``tables.apps``.
+
+    The change is committed whatever happens here: with the channel layer (or the database,
+    read again for the screens) away they are not published, and the sockets catch up by version when it is back
+    (``tables.socket_recovery``)."""
     layer = get_channel_layer()
     if layer is None:
         return
+    try:
+        _publish(layer, change)
+    except OUTAGES as error:
+        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error))
+
+
+def _publish(layer, change: TableChange) -> None:
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
         async_to_sync(_send_screens)(layer, change.table_id, screens(state, timezone.now()))

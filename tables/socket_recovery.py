@@ -1,0 +1,194 @@
+"""Keeping a socket's screen right when what carries its messages fails.
+
+A socket hears of changes through its channel groups, and a group message can be lost:
+Redis restarts empty (every group membership with it), channels-redis drops a message past
+a channel's capacity or after its expiry, a membership ends after ``group_expiry``, a change
+commits while Redis is away and its screens are never published. Each screen carries the
+table's version, so a lost message shows as a socket behind its table. Three things bring it
+back, each by joining its groups again and sending a fresh snapshot:
+
+- the socket's channel layer ``receive`` survives the layer going away: it waits for it to
+  come back instead of ending the socket with a traceback, and once it answers again every
+  socket of the process rejoins (only one of them was receiving when it failed);
+- a watcher, one per server process, reads the versions of the tables its sockets show
+  (one query a second) and tells a socket still behind after ``STALE_SECONDS`` to catch up;
+- a socket whose handler hit an outage (the database or the layer away) tells its client in
+  words, or closes with "try again later" while it connects, instead of failing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+
+from .outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
+from .selectors.table_state import table_versions
+
+logger = logging.getLogger(__name__)
+
+WATCH_SECONDS = 1.0  # how often the watcher reads the versions
+STALE_SECONDS = 2.0  # how long a socket may be behind its table before it catches up
+RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
+TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
+REJOIN = {"type": "socket.rejoin"}
+
+
+class RecoveringConsumer(AsyncWebsocketConsumer):
+    """A websocket consumer that outlives its channel layer's and database's outages.
+
+    Subclasses name their groups (``memberships``), send a fresh screen (``catch_up``), and
+    say what a client sees when a frame meets an outage (``frame_failed``). A table socket
+    sets ``table_id`` and keeps ``sent_version`` (the table version its screen shows) for
+    the watcher."""
+
+    table_id: int | None = None
+    sent_version = -1
+    stale_since: float | None = None
+
+    async def __call__(self, scope, receive, send):
+        # channels' AsyncConsumer.__call__, with a receive that survives the layer and an inbox
+        # through which this process tells the socket to rejoin.
+        self.scope = scope
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        live_sockets.register(self)
+        try:
+            await await_many_dispatch([receive, self.receive_from_layer, self.inbox.get], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            live_sockets.unregister(self)
+
+    async def receive_from_layer(self) -> dict:
+        while True:
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except CHANNEL_LAYER_ERRORS as error:
+                live_sockets.layer_lost(self.channel_layer, error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def dispatch(self, message):
+        try:
+            await super().dispatch(message)
+        except OUTAGES as error:
+            await self.outage(message, error)
+
+    async def outage(self, message: dict, error: BaseException) -> None:
+        kind = message.get("type", "")
+        logger.warning("socket %s: %s during %s; it recovers", self.channel_name, describe(error), kind)
+        if isinstance(error, CHANNEL_LAYER_ERRORS):
+            live_sockets.layer_lost(self.channel_layer, error)
+        if kind == "websocket.connect":
+            with contextlib.suppress(Exception):
+                await self.close(code=TRY_AGAIN_LATER)
+        elif kind == "websocket.disconnect":
+            raise StopConsumer
+        elif kind == "websocket.receive":
+            await self.frame_failed(error)
+        else:  # a message from the layer, or a rejoin: the watcher tries again
+            self.stale_since = None
+
+    # --- what subclasses provide -------------------------------------------------------------
+    def memberships(self) -> list[str]:
+        return []
+
+    async def catch_up(self) -> None:
+        """Send this socket's screen as it is now."""
+
+    async def frame_failed(self, error: BaseException) -> None:
+        """A frame from the client met an outage (nothing it asked for was applied)."""
+
+    # --- rejoining ----------------------------------------------------------------------------
+    async def socket_rejoin(self, message) -> None:
+        """Join the groups again (a restarted Redis forgot them; an expired membership ends)
+        and send the screen as it is now."""
+        self.stale_since = None
+        for group in self.memberships():
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.catch_up()
+
+    async def leave_groups(self, groups) -> None:
+        """Leave groups on the way out; a layer that is away forgot them anyway, and a
+        membership it still holds expires."""
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except CHANNEL_LAYER_ERRORS as error:
+                logger.warning("socket %s: could not leave %s (%s)", self.channel_name, group, describe(error))
+                return
+
+
+class LiveSockets:
+    """This process's open sockets: told to rejoin when the channel layer comes back, and
+    watched for a screen that fell behind its table."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet[RecoveringConsumer] = weakref.WeakSet()
+        self.recovery: asyncio.Task | None = None
+        self.watcher: asyncio.Task | None = None
+
+    def register(self, consumer: RecoveringConsumer) -> None:
+        self.sockets.add(consumer)
+        if self.watcher is None or self.watcher.done() or self.watcher.get_loop() is not asyncio.get_running_loop():
+            self.watcher = asyncio.get_running_loop().create_task(self.watch_versions())
+
+    def unregister(self, consumer: RecoveringConsumer) -> None:
+        self.sockets.discard(consumer)
+
+    def layer_lost(self, layer, error: BaseException) -> None:
+        """The channel layer failed: once it answers again, every socket here rejoins."""
+        if self.recovery is not None and not self.recovery.done():
+            return
+        logger.warning("channel layer unreachable (%s): sockets rejoin when it is back", describe(error))
+        self.recovery = asyncio.get_running_loop().create_task(self.rejoin_when_back(layer))
+
+    async def rejoin_when_back(self, layer) -> None:
+        started = time.monotonic()
+        while True:
+            await asyncio.sleep(RETRY_SECONDS)
+            try:
+                await layer.group_discard("layer-probe", "layer-probe.probe!x")  # a real round trip
+                break
+            except CHANNEL_LAYER_ERRORS:
+                continue
+        logger.warning(
+            "channel layer back after %.1f s: %d sockets rejoin", time.monotonic() - started, len(self.sockets)
+        )
+        for consumer in list(self.sockets):
+            consumer.inbox.put_nowait(REJOIN)
+
+    async def watch_versions(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(WATCH_SECONDS)
+            watched = [s for s in list(self.sockets) if s.table_id is not None and s.sent_version >= 0]
+            if not watched:
+                continue
+            try:
+                versions = await database_sync_to_async(table_versions)({s.table_id for s in watched})
+            except DATABASE_ERRORS as error:
+                logger.warning("screen versions not read (%s): tried again in %.0f s", describe(error), WATCH_SECONDS)
+                continue
+            now = time.monotonic()
+            for socket in watched:
+                current = versions.get(socket.table_id)
+                if current is None or socket.sent_version >= current:
+                    socket.stale_since = None
+                elif socket.stale_since is None:
+                    socket.stale_since = now
+                elif now - socket.stale_since >= STALE_SECONDS:
+                    socket.stale_since = None
+                    socket.inbox.put_nowait(REJOIN)
+
+
+live_sockets = LiveSockets()
