@@ -49,12 +49,23 @@ def main(argv: list[str] | None = None) -> int:
     soak.add_argument("--hands", type=int, default=10_000)
     soak.add_argument("--max-minutes", type=float, default=120)
 
-    faults = sub.add_parser("faults", help="kill -9 web processes and the worker during play, restart, audit")
+    faults = sub.add_parser(
+        "faults", help="kill -9 web processes and the worker, restart Redis and PostgreSQL during play; audit"
+    )
     faults.add_argument("--tables", type=int, default=10)
     faults.add_argument("--seats", type=int, default=6)
     faults.add_argument("--kills", type=int, default=20)
     faults.add_argument("--every", type=float, nargs=2, default=(4.0, 10.0), metavar=("MIN", "MAX"))
     faults.add_argument("--max-minutes", type=float, default=20)
+    faults.add_argument(
+        "--redis-restarts", type=int, default=0, help="kill -9 a private Redis N times and restart it empty"
+    )
+    faults.add_argument(
+        "--postgres-restarts",
+        type=int,
+        default=0,
+        help="restart a private PostgreSQL N times (pg_ctl -m fast and kill -9 of the postmaster, in turn)",
+    )
 
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
@@ -66,15 +77,40 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGHUP, terminate)
 
+    # Services the run restarts are private: on their own ports, started and stopped here.
+    from .services import PrivatePostgres, PrivateRedis
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = args.out / f"{args.command}-{stamp}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    private_redis = private_postgres = None
+    if args.command == "faults" and args.redis_restarts:
+        private_redis = PrivateRedis(log_dir)
+        private_redis.start()
+        args.redis = private_redis.url
+    if args.command == "faults" and args.postgres_restarts:
+        private_postgres = PrivatePostgres(log_dir)
+        private_postgres.start()
+    try:
+        return _run(args, log_dir, private_redis, private_postgres)
+    finally:
+        for server in (private_redis, private_postgres):
+            if server is not None:
+                server.stop()
+
+
+def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
+    db_url = private_postgres.url(args.db) if private_postgres else database_url(args.db)
     env = bench_env(
-        database_url=database_url(args.db),
+        database_url=db_url,
         redis_url=args.redis,
         extra={"HAND_PAUSE_SECONDS": str(args.hand_pause), "CHIPS_SIGNUP_GRANT": "1000000"},
     )
     os.environ.update(env)
-    print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
-    recreate_database(args.db)
-    flush_redis_db(args.redis)
+    print(f"database {db_url} (recreated), redis {args.redis} (flushed)", flush=True)
+    recreate_database(args.db, port=private_postgres.port if private_postgres else 5432)
+    if private_redis is None:
+        flush_redis_db(args.redis)
     import django
 
     django.setup()
@@ -84,8 +120,6 @@ def main(argv: list[str] | None = None) -> int:
     from . import runs
     from .bots import Profile
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    log_dir = args.out / f"{args.command}-{stamp}"
     stack = Stack(
         env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency, probe=not args.no_probe
     )
@@ -130,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
                 hands=1,
                 kills=args.kills,
                 kill_every=tuple(args.every),
+                redis=private_redis,
+                postgres=private_postgres,
+                redis_restarts=args.redis_restarts,
+                postgres_restarts=args.postgres_restarts,
                 seed=args.seed,
                 log=log,
             )

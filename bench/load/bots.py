@@ -176,6 +176,7 @@ class Bot:
         self.drained = False
         self.pause_until = 0.0
         self.background: set[asyncio.Future] = set()
+        self.version = -1  # the latest table version this bot's screen was shown
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
@@ -242,6 +243,8 @@ class Bot:
     def on_frame(self, text: str) -> None:
         self.stats.frames += 1
         version = VERSION.search(text)
+        if version:
+            self.version = max(self.version, int(version.group(1)))
         self.monitor.on_frame(self, int(version.group(1)) if version else None)
         fragments = split_fragments(text)
         if "table-error" in fragments:
@@ -354,6 +357,20 @@ class Harness:
         self.draining = asyncio.Event()
         self.stats = Stats()
         self.monitors: dict[int, TableMonitor] = {}
+        self.db = None  # session.Db, set by the run
+
+    async def db_retrying(self, fn, *args, patience: float = 120.0):
+        """``fn(*args)`` on the run's database thread, tried again while the database restarts."""
+        from django.db import InterfaceError, OperationalError
+
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                return await self.db.run(fn, *args)
+            except (OperationalError, InterfaceError):
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
 
     def monitor(self, table_id: int) -> TableMonitor:
         return self.monitors.setdefault(table_id, TableMonitor(self.stats))

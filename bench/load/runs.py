@@ -36,6 +36,11 @@ def run_play(
     countdown_seconds: int = 1,
     seed: int = 1,
     measure_queries: bool = False,
+    redis=None,
+    postgres=None,
+    redis_restarts: int = 0,
+    postgres_restarts: int = 0,
+    catch_up_limit: float = 5.0,
     log=print,
 ) -> dict:
     made, accounts = build_world(
@@ -49,7 +54,21 @@ def run_play(
     log(f"world: {len(made)} tables, {len(accounts)} bots; ports {stack.ports}")
     offsets = stack.log_offsets()
     faults = (
-        fault_task(stack, count=kills, every=kill_every, seed=seed, targets=kill_targets, log=log) if kills else None
+        fault_task(
+            stack,
+            count=kills,
+            every=kill_every,
+            seed=seed,
+            targets=kill_targets,
+            redis=redis,
+            postgres=postgres,
+            redis_restarts=redis_restarts,
+            postgres_restarts=postgres_restarts,
+            table_ids=table_ids,
+            log=log,
+        )
+        if kills or redis_restarts or postgres_restarts
+        else None
     )
     result = asyncio.run(
         play(
@@ -71,6 +90,10 @@ def run_play(
     figures["tables"], figures["bots"], figures["web_processes"] = tables, len(accounts), len(stack.ports)
     # Tracebacks from a process we kill -9 on purpose are not server errors; any other is.
     figures["server_errors"] = stack.errors_since(offsets)
+    figures["tracebacks"] = sum("Traceback" in error for error in figures["server_errors"])
+    from django.db import close_old_connections
+
+    close_old_connections()  # the database may have restarted under this thread's connection
     figures["audit"] = audit()
     if measure_queries:
         figures["queries_in_process"] = measure_queries_in_process()
@@ -83,8 +106,18 @@ def run_play(
         failures.append(f"server errors: {figures['server_errors'][:5]}")
     if hands is not None and figures["hands"] < hands:
         failures.append(f"only {figures['hands']} of {hands} hands in {duration}s")
-    if kills and len(figures["faults"]) < kills:
-        failures.append(f"only {len(figures['faults'])} of {kills} faults injected")
+    if faults is not None:
+        if len(figures["faults"]) < faults.planned:
+            failures.append(f"only {len(figures['faults'])} of {faults.planned} faults injected")
+        catch_ups = [f["caught_up_s"] for f in figures["faults"]]
+        figures["caught_up_s"] = {
+            "max": max((c for c in catch_ups if c is not None), default=None),
+            "mean": round(sum(c for c in catch_ups if c is not None) / len(catch_ups), 2) if catch_ups else None,
+            "never": catch_ups.count(None),
+        }
+        slow = [f for f in figures["faults"] if f["caught_up_s"] is None or f["caught_up_s"] > catch_up_limit]
+        if slow:
+            failures.append(f"screens not right within {catch_up_limit}s of the service's return: {slow}")
     figures["failures"] = failures
     return figures
 

@@ -26,13 +26,21 @@ class Db:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-db")
 
     async def run(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, _fresh, fn, args)
 
     def close(self) -> None:
         from django.db import connections
 
         self.pool.submit(connections.close_all).result(10)
         self.pool.shutdown(wait=True)
+
+
+def _fresh(fn, args):
+    """Call ``fn`` on a usable connection: one broken by a database restart is replaced."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    return fn(*args)
 
 
 def table_counts(table_ids: list[int], overdue_after: float = 10.0) -> dict:
@@ -139,6 +147,7 @@ async def play(
     rng = random.Random(seed)
     db = Db()
     result = PlayResult(stats=harness.stats)
+    harness.db = db
     bots = [Bot(a, ports, harness, profile, random.Random(rng.random())) for a in accounts]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     tasks.append(asyncio.ensure_future(harness.expire_loop()))
@@ -147,14 +156,14 @@ async def play(
             await harness.sleep(warmup)
             harness.stats.latencies.clear()
             harness.stats.actions = 0
-        start_counts = await db.run(table_counts, table_ids)
+        start_counts = await harness.db_retrying(table_counts, table_ids)
         q0 = {role: read_query_total(probe_dir, role) for role in ("web", "worker")} if probe_dir else None
         t0 = time.monotonic()
         fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
         last_log = t0
         while time.monotonic() - t0 < duration:
             await harness.sleep(1.0)
-            counts = await db.run(table_counts, table_ids)
+            counts = await harness.db_retrying(table_counts, table_ids)
             result.max_overdue_seen = max(result.max_overdue_seen, counts["overdue"])
             done = counts["complete"] - start_counts["complete"]
             if time.monotonic() - last_log > 10:
@@ -175,7 +184,7 @@ async def play(
         result.seconds = time.monotonic() - t0
         result.latencies = list(harness.stats.latencies)
         result.actions = harness.stats.actions
-        end_counts = await db.run(table_counts, table_ids)
+        end_counts = await harness.db_retrying(table_counts, table_ids)
         result.hands = end_counts["complete"] - start_counts["complete"]
         result.changes = end_counts["versions"] - start_counts["versions"]
         if probe_dir:
@@ -190,12 +199,12 @@ async def play(
                 await bot.send({"action": "sit_out"})
         d0 = time.monotonic()
         while time.monotonic() - d0 < drain_timeout:
-            counts = await db.run(table_counts, table_ids)
+            counts = await harness.db_retrying(table_counts, table_ids)
             if counts["running"] == 0:
                 break
             await harness.sleep(0.5)
         result.drain_seconds = time.monotonic() - d0
-        result.stuck = await db.run(running_hands_detail, table_ids)
+        result.stuck = await harness.db_retrying(running_hands_detail, table_ids)
     finally:
         harness.stop.set()
         for bot in bots:
