@@ -19,7 +19,6 @@ back, each by joining its groups again and sending a fresh snapshot:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import weakref
@@ -39,7 +38,9 @@ WATCH_SECONDS = 1.0  # how often the watcher reads the versions
 STALE_SECONDS = 2.0  # how long a socket may be behind its table before it catches up
 RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
+GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.graceful_shutdown)
 REJOIN = {"type": "socket.rejoin"}
+GO_AWAY = {"type": "socket.going_away"}
 
 
 class RecoveringConsumer(AsyncWebsocketConsumer):
@@ -53,6 +54,11 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     table_id: int | None = None
     sent_version = -1
     stale_since: float | None = None
+    accepted = False
+
+    async def accept(self, subprotocol=None, headers=None):
+        self.accepted = True
+        await super().accept(subprotocol, headers)
 
     async def __call__(self, scope, receive, send):
         # channels' AsyncConsumer.__call__, with a receive that survives the layer and an inbox
@@ -79,6 +85,9 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
                 await asyncio.sleep(RETRY_SECONDS)
 
     async def dispatch(self, message):
+        if message.get("type") == "websocket.connect" and live_sockets.closing:
+            await self.close(code=TRY_AGAIN_LATER)  # this server is stopping: the page tries another
+            return
         try:
             await super().dispatch(message)
         except OUTAGES as error:
@@ -90,8 +99,10 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         if isinstance(error, CHANNEL_LAYER_ERRORS):
             live_sockets.layer_lost(self.channel_layer, error)
         if kind == "websocket.connect":
-            with contextlib.suppress(Exception):
+            if self.accepted:
                 await self.close(code=TRY_AGAIN_LATER)
+            else:
+                await self.close()  # the handshake is refused: the browser retries
         elif kind == "websocket.disconnect":
             raise StopConsumer
         elif kind == "websocket.receive":
@@ -118,6 +129,10 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.catch_up()
 
+    async def socket_going_away(self, message) -> None:
+        """The server is stopping: close once the frame in hand is done (this runs after it)."""
+        await self.close(code=GOING_AWAY)
+
     async def leave_groups(self, groups) -> None:
         """Leave groups on the way out; a layer that is away forgot them anyway, and a
         membership it still holds expires."""
@@ -137,6 +152,7 @@ class LiveSockets:
         self.sockets: weakref.WeakSet[RecoveringConsumer] = weakref.WeakSet()
         self.recovery: asyncio.Task | None = None
         self.watcher: asyncio.Task | None = None
+        self.closing = False
 
     def register(self, consumer: RecoveringConsumer) -> None:
         self.sockets.add(consumer)
@@ -167,6 +183,18 @@ class LiveSockets:
         )
         for consumer in list(self.sockets):
             consumer.inbox.put_nowait(REJOIN)
+
+    async def close_all(self, timeout: float) -> int:
+        """Close every socket here with 1001 and refuse new ones; returns how many closed
+        within ``timeout`` seconds."""
+        self.closing = True
+        closing = list(self.sockets)
+        for consumer in closing:
+            consumer.inbox.put_nowait(GO_AWAY)
+        deadline = time.monotonic() + timeout
+        while any(consumer in self.sockets for consumer in closing) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return sum(consumer not in self.sockets for consumer in closing)
 
     async def watch_versions(self) -> None:
         while self.sockets:
