@@ -4,7 +4,8 @@ Daphne's own SIGTERM handling stops the reactor at once and drops every connecti
 browser sees as an abnormal closure. Here SIGTERM first tells every socket of the process to
 close with 1001, "going away": each socket finishes the frame it is handling, then closes
 (its consumer runs in order, one message at a time). Once they have all closed, or after
-``GRACE_SECONDS``, daphne's handler stops the server as before. The page reconnects on 1001
+``GRACE_SECONDS``, and once the embedded clock (if it runs here) has finished its tick,
+daphne's handler stops the server as before. The page reconnects on 1001
 (``static/js/connection.js``), to another server behind the proxy or to this one restarted,
 and its snapshot shows whatever happened meanwhile.
 
@@ -19,6 +20,7 @@ import logging
 import signal
 import sys
 
+from . import embedded_clock
 from .socket_recovery import live_sockets
 
 logger = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ async def _close_then_stop(stop_server, signum: int) -> None:
     logger.warning("SIGTERM: closing %d sockets with 1001 (going away), then stopping", count)
     closed = await live_sockets.close_all(timeout=GRACE_SECONDS)
     logger.warning("SIGTERM: %d of %d sockets closed; stopping", closed, count)
+    await embedded_clock.stop()
     if callable(stop_server):
         stop_server(signum, None)
     else:

@@ -19,6 +19,7 @@ back, each by joining its groups again and sending a fresh snapshot:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 import weakref
@@ -157,7 +158,9 @@ class LiveSockets:
     def register(self, consumer: RecoveringConsumer) -> None:
         self.sockets.add(consumer)
         if self.watcher is None or self.watcher.done() or self.watcher.get_loop() is not asyncio.get_running_loop():
-            self.watcher = asyncio.get_running_loop().create_task(self.watch_versions())
+            # A context of its own: the watcher must not share the database connection of the
+            # socket that happened to start it (asgiref's locals follow the context).
+            self.watcher = asyncio.get_running_loop().create_task(self.watch_versions(), context=contextvars.Context())
 
     def unregister(self, consumer: RecoveringConsumer) -> None:
         self.sockets.discard(consumer)
@@ -167,7 +170,9 @@ class LiveSockets:
         if self.recovery is not None and not self.recovery.done():
             return
         logger.warning("channel layer unreachable (%s): sockets rejoin when it is back", describe(error))
-        self.recovery = asyncio.get_running_loop().create_task(self.rejoin_when_back(layer))
+        self.recovery = asyncio.get_running_loop().create_task(
+            self.rejoin_when_back(layer), context=contextvars.Context()
+        )
 
     async def rejoin_when_back(self, layer) -> None:
         started = time.monotonic()
