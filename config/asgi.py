@@ -15,13 +15,16 @@ from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from tables.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.socket_recovery import RefuseWhileAway  # noqa: E402
 
 application = CloseSocketsOnSigterm(
     StartEmbeddedClock(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
-                "websocket": SameOriginWebsocketValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                "websocket": SameOriginWebsocketValidator(
+                    RefuseWhileAway(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                ),
             }
         )
     )

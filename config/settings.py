@@ -177,6 +177,7 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "config.celery_broker:Transport"  # survives a Redis restart
 else:
     # One process serves everything: the in-memory layer only reaches
     # consumers inside this process, which is all there is.

@@ -12,6 +12,8 @@ the last send go down, so a half-typed amount survives unrelated updates.
 
 from __future__ import annotations
 
+import time
+
 from channels.db import database_sync_to_async
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -223,6 +225,8 @@ class TableConsumer(GuardedConsumer):
                 if patch in fragments:
                     changed[patch] = fragments[patch]
         self.sent.update(fragments)
+        if version > self.sent_version:
+            self.advanced_at = time.monotonic()
         self.sent_version = version
         if "seat-panel" in changed:
             changed["seat-panel"] = changed["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id)

@@ -11,7 +11,8 @@ back, each by joining its groups again and sending a fresh snapshot:
   come back instead of ending the socket with a traceback, and once it answers again every
   socket of the process rejoins (only one of them was receiving when it failed);
 - a watcher, one per server process, reads the versions of the tables its sockets show
-  (one query a second) and tells a socket still behind after ``STALE_SECONDS`` to catch up;
+  (one query a second) and tells a socket that has been behind, without moving, for
+  ``STALE_SECONDS`` to catch up;
 - a socket whose handler hit an outage (the database or the layer away) tells its client in
   words, or closes with "try again later" while it connects, instead of failing.
 """
@@ -54,6 +55,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
 
     table_id: int | None = None
     sent_version = -1
+    advanced_at = 0.0  # when sent_version last went up (monotonic)
     stale_since: float | None = None
     accepted = False
 
@@ -157,6 +159,7 @@ class LiveSockets:
 
     def register(self, consumer: RecoveringConsumer) -> None:
         self.sockets.add(consumer)
+        _quiet_layer_cleanups(asyncio.get_running_loop())
         if self.watcher is None or self.watcher.done() or self.watcher.get_loop() is not asyncio.get_running_loop():
             # A context of its own: the watcher must not share the database connection of the
             # socket that happened to start it (asgiref's locals follow the context).
@@ -219,9 +222,51 @@ class LiveSockets:
                     socket.stale_since = None
                 elif socket.stale_since is None:
                     socket.stale_since = now
-                elif now - socket.stale_since >= STALE_SECONDS:
+                elif now - max(socket.stale_since, socket.advanced_at) >= STALE_SECONDS:
+                    # Behind and not moving: a message was lost. (A socket that is behind but
+                    # still moving is only slow, and a snapshot would slow it further.)
                     socket.stale_since = None
                     socket.inbox.put_nowait(REJOIN)
 
 
 live_sockets = LiveSockets()
+
+
+class RefuseWhileAway:
+    """ASGI middleware for the websockets: a socket that cannot be opened because a service is
+    away (the session and user are read before any consumer runs) is refused in one line of
+    the log instead of a traceback, and the page tries again."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await self.app(scope, receive, send)
+        except OUTAGES as error:
+            logger.warning("websocket %s refused: %s", scope.get("path"), describe(error))
+            await send({"type": "websocket.close"})
+
+
+def _quiet_layer_cleanups(loop) -> None:
+    """channels-redis cleans a socket's receive backup in a task of its own, whose failure with
+    Redis away nobody awaits: asyncio would log it with a traceback. There is nothing to clean
+    in a Redis that restarted; any other unretrieved error is reported as before."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "quiets_layer_cleanups", False):
+        return
+
+    def handler(loop, context) -> None:
+        error, task = context.get("exception"), context.get("future")
+        coroutine = task.get_coro() if isinstance(task, asyncio.Task) else None
+        if isinstance(error, CHANNEL_LAYER_ERRORS) and "_clean_receive_backup" in getattr(
+            coroutine, "__qualname__", ""
+        ):
+            logger.warning("channel layer: a receive backup was not cleaned (%s)", describe(error))
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.quiets_layer_cleanups = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)

@@ -94,6 +94,7 @@ class Stats:
     unexpected_closes: int = 0
     comebacks: int = 0
     top_ups: int = 0
+    retries: int = 0
     frames: int = 0
     refusals: Counter = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -255,6 +256,8 @@ class Bot:
                 self.monitor.refused(self)
                 if message.startswith("Top up before"):
                     self.sitting_out, self.stack = True, 0
+                if message.startswith("The table is reconnecting") and self.controls is not None:
+                    self.keep(asyncio.ensure_future(self.try_again(self.controls)))
         if "seat-panel" in fragments:
             self.read_seat_panel(fragments["seat-panel"])
         if "controls" in fragments:
@@ -315,6 +318,13 @@ class Bot:
         if r > 0.82 and "check" not in acts:
             return {"action": "fold", "sequence": c.sequence}
         return {"action": passive, "sequence": c.sequence}
+
+    async def try_again(self, c: Controls) -> None:
+        """The action met the database restarting and was not applied: a player clicks again."""
+        await self.h.sleep(self.rng.uniform(0.3, 1.0))
+        if self.controls is not None and (self.controls.hand, self.controls.sequence) == (c.hand, c.sequence):
+            self.stats.retries += 1
+            await self.take_turn(c)
 
     async def take_turn(self, c: Controls) -> None:
         p, draining = self.profile, self.h.draining.is_set()
