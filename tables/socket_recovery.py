@@ -37,7 +37,7 @@ from .selectors.table_state import table_versions
 logger = logging.getLogger(__name__)
 
 WATCH_SECONDS = 1.0  # how often the watcher reads the versions
-STALE_SECONDS = 2.0  # how long a socket may be behind its table before it catches up
+STALE_SECONDS = 2.0  # how long a socket may be behind its table, not moving, before it catches up
 RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
 GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.graceful_shutdown)
@@ -129,7 +129,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         and send the screen as it is now."""
         self.stale_since = None
         for group in self.memberships():
-            await self.channel_layer.group_add(group, self.channel_name)
+            await _retrying(self.channel_layer.group_add, group, self.channel_name)
         await self.catch_up()
 
     async def socket_going_away(self, message) -> None:
@@ -145,6 +145,18 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
             except CHANNEL_LAYER_ERRORS as error:
                 logger.warning("socket %s: could not leave %s (%s)", self.channel_name, group, describe(error))
                 return
+
+
+async def _retrying(call, *args, attempts: int = 5):
+    """``call(*args)``, tried again at once a few times: after a Redis restart, each pooled
+    connection fails once (then reconnects), so one socket's first tries may all meet one."""
+    for attempt in range(attempts):
+        try:
+            return await call(*args)
+        except CHANNEL_LAYER_ERRORS:
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.02 * attempt)
 
 
 class LiveSockets:
