@@ -42,6 +42,7 @@ RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
 GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.graceful_shutdown)
 REJOIN = {"type": "socket.rejoin"}
+REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
 GO_AWAY = {"type": "socket.going_away"}
 
 
@@ -130,7 +131,8 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.stale_since = None
         for group in self.memberships():
             await _retrying(self.channel_layer.group_add, group, self.channel_name)
-        await self.catch_up()
+        if message.get("snapshot", True):
+            await self.catch_up()
 
     async def socket_going_away(self, message) -> None:
         """The server is stopping: close once the frame in hand is done (this runs after it)."""
@@ -198,11 +200,19 @@ class LiveSockets:
                 break
             except CHANNEL_LAYER_ERRORS:
                 continue
-        logger.warning(
-            "channel layer back after %.1f s: %d sockets rejoin", time.monotonic() - started, len(self.sockets)
-        )
-        for consumer in list(self.sockets):
-            consumer.inbox.put_nowait(REJOIN)
+        consumers = list(self.sockets)
+        logger.warning("channel layer back after %.1f s: %d sockets rejoin", time.monotonic() - started, len(consumers))
+        # Only a socket behind its table needs a snapshot: a whole server's worth of them at
+        # once would hold up the sockets that do (the watcher sees to any change missed later).
+        tables = {c.table_id for c in consumers if c.table_id is not None}
+        try:
+            versions = await database_sync_to_async(table_versions)(tables) if tables else {}
+        except DATABASE_ERRORS:
+            versions = None
+        for consumer in consumers:
+            current = None if versions is None or consumer.table_id is None else versions.get(consumer.table_id)
+            behind = current is None or consumer.sent_version < current
+            consumer.inbox.put_nowait(REJOIN if behind else REJOIN_ONLY)
 
     async def close_all(self, timeout: float) -> int:
         """Close every socket here with 1001 and refuse new ones; returns how many closed
