@@ -82,4 +82,9 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
     for user_id, own in rendered.players.items():
         message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
         sends.append(layer.group_send(player_group(table_id, user_id), message))
-    await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another
+    # Side by side: one round of trips to Redis, not one after another. Every send is awaited
+    # to its end even when one fails (Redis away), so none is left failing unobserved.
+    results = await asyncio.gather(*sends, return_exceptions=True)
+    failed = next((result for result in results if isinstance(result, BaseException)), None)
+    if failed is not None:
+        raise failed
