@@ -20,6 +20,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LOSSY = "tests.support.layers.LossyChannelLayer"
 
 
+@pytest.fixture(autouse=True)
+def close_the_watchers_connection():
+    """The version watcher reads on asgiref's own database thread (a context of its own):
+    close that thread's connection after each test, so the test database can be dropped."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(10)
+
+
 @pytest.fixture
 def lossy_layer(settings, monkeypatch):
     """A layer that loses what a test says; the watcher looks often and waits a little."""
