@@ -13,13 +13,19 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from tables.embedded_clock import StartEmbeddedClock  # noqa: E402
+from tables.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.socket_recovery import RefuseWhileAway  # noqa: E402
 
-application = StartEmbeddedClock(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": SameOriginWebsocketValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        }
+application = CloseSocketsOnSigterm(
+    StartEmbeddedClock(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": SameOriginWebsocketValidator(
+                    RefuseWhileAway(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                ),
+            }
+        )
     )
 )

@@ -198,6 +198,7 @@ if REDIS_URL:
             }
         }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "config.celery_broker:Transport"  # survives a Redis restart
 else:
     # One process serves everything: the in-memory layer only reaches
     # consumers inside this process, which is all there is.
@@ -224,6 +225,9 @@ else:
 EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+# No task is acknowledged late, so none is lost with a broker connection; saying so keeps
+# Celery 5's deprecation warning about it out of the logs.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # The table clock: expire overdue turns and start due hands, every second (RULES 6).
 CELERY_BEAT_SCHEDULE = {
     "table-clock": {"task": "tables.tasks.tick", "schedule": 1.0, "options": {"expires": 5}},

@@ -20,6 +20,8 @@ another (a player whose profile says one language on a browser that asked for an
 
 from __future__ import annotations
 
+import time
+
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
@@ -62,8 +64,14 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_html(await database_sync_to_async(_lobby_snapshot)())
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         await self.release()
+        await self.leave_groups([LOBBY_GROUP])
+
+    def memberships(self) -> list[str]:
+        return [*super().memberships(), LOBBY_GROUP]
+
+    async def catch_up(self) -> None:
+        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
@@ -117,10 +125,9 @@ class TableConsumer(GuardedConsumer):
         await self.send_snapshot()  # a reconnect or a second tab catches up here
 
     async def disconnect(self, code):
-        for group in getattr(self, "groups_joined", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
         was_counted = bool(self.counted)
         await self.release()
+        await self.leave_groups(getattr(self, "groups_joined", ()))
         # Presence is per seat: the player is gone only when their last socket here closes (RULES 6.3).
         if was_counted and self.presence and not sockets.counts.totals(self.presence)[self.presence[0]]:
             await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
@@ -156,6 +163,17 @@ class TableConsumer(GuardedConsumer):
         if self.showing_error:
             self.showing_error = False
             await self.send_html(error_fragment())
+
+    def memberships(self) -> list[str]:
+        return [*super().memberships(), *getattr(self, "groups_joined", ())]
+
+    async def catch_up(self) -> None:
+        await self.send_snapshot()
+
+    async def frame_failed(self, error: BaseException) -> None:
+        # The service's transaction rolled back: nothing the frame asked for was applied.
+        self.showing_error = True
+        await self.send_html(error_fragment(gettext("The table is reconnecting, try again.")))
 
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
@@ -260,6 +278,8 @@ class TableConsumer(GuardedConsumer):
                 if patch in fragments:
                     changed[patch] = fragments[patch]
         self.sent.update(fragments)
+        if version > self.sent_version:
+            self.advanced_at = time.monotonic()
         self.sent_version = version
         if "seat-panel" in changed:
             changed["seat-panel"] = changed["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id)

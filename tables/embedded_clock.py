@@ -16,6 +16,7 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 _clock: asyncio.Task | None = None
+_stopping = False
 
 
 def ensure_started() -> None:
@@ -28,13 +29,24 @@ def ensure_started() -> None:
 async def _run_every_second() -> None:
     from .tasks import tick
 
-    while True:
+    while not _stopping:
         await asyncio.sleep(1)
+        if _stopping:
+            return
         try:
             # thread_sensitive: the clock shares the one thread that serialises sync ORM work.
             await sync_to_async(tick.apply, thread_sensitive=True)()
         except Exception:
             logger.exception("table clock tick failed")
+
+
+async def stop() -> None:
+    """Let the tick in hand finish, then stop (the server is stopping: a tick cut off in its
+    worker thread would wait for this loop forever, and the process with it)."""
+    global _stopping
+    _stopping = True
+    if _clock is not None and not _clock.done() and _clock.get_loop() is asyncio.get_running_loop():
+        await asyncio.gather(_clock, return_exceptions=True)
 
 
 class StartEmbeddedClock:

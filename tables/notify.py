@@ -14,17 +14,21 @@ own message their fragments in their language.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone, translation
 
+from tables.outages import OUTAGES, describe
 from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import room_languages, screens
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
+
+logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 _sent = SentDigests()
@@ -41,10 +45,21 @@ def player_group(table_id: int, user_id: int) -> str:
 def on_table_change(change: TableChange) -> None:
     """Push a table's new screens to its sockets, and its lobby line (or the whole list, when
     a table opened or closed) to the lobby's: each rendered once, here, by the process that
-    made the change. Subscribed to ``tables.services.changes`` by ``tables.apps``."""
+    made the change. Subscribed to ``tables.services.changes`` by ``tables.apps``.
+
+    The change is committed whatever happens here: with the channel layer (or the database,
+    read again for the screens) away they are not published, and the sockets catch up by version when it is back
+    (``tables.socket_recovery``)."""
     layer = get_channel_layer()
     if layer is None:
         return
+    try:
+        _publish(layer, change)
+    except OUTAGES as error:
+        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error))
+
+
+def _publish(layer, change: TableChange) -> None:
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
         async_to_sync(_send_screens)(layer, change.table_id, screens(state, timezone.now()))
@@ -91,4 +106,9 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
         message = {"type": "player.changed", "version": version, "language": rendered.languages[user_id],
                    "fragments": fragments, "digests": digests}  # fmt: skip
         sends.append(layer.group_send(group, message))
-    await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another
+    # Side by side: one round of trips to Redis, not one after another. Every send is awaited
+    # to its end even when one fails (Redis away), so none is left failing unobserved.
+    results = await asyncio.gather(*sends, return_exceptions=True)
+    failed = next((result for result in results if isinstance(result, BaseException)), None)
+    if failed is not None:
+        raise failed

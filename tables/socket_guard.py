@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass, field
 
 from autobahn.exception import Disconnected
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
@@ -30,6 +29,7 @@ from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, us
 
 from . import sockets
 from .presentation.fragments import error_fragment
+from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
 
@@ -57,8 +57,9 @@ class TokenBucket:
         return True
 
 
-class GuardedConsumer(AsyncWebsocketConsumer):
-    """A websocket that counts against the caps, is rate limited and ends with its session."""
+class GuardedConsumer(RecoveringConsumer):
+    """A websocket that counts against the caps, is rate limited, ends with its session and
+    outlives the outages of the services under it (``socket_recovery``)."""
 
     counted: list = []  # the socket keys this socket counts against, once admitted
 
@@ -100,12 +101,14 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         return True
 
     async def release(self) -> None:
-        """Stop counting this socket (from ``disconnect``)."""
-        for group in getattr(self, "session_groups", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        """Stop counting this socket (from ``disconnect``), whatever the channel layer says."""
         if self.counted:
             sockets.counts.closed(self.counted)
             self.counted = []
+        await self.leave_groups(getattr(self, "session_groups", ()))
+
+    def memberships(self) -> list[str]:
+        return list(getattr(self, "session_groups", ()))
 
     def frame_allowed(self) -> bool:
         return self.frames.take()

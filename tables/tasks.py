@@ -1,10 +1,22 @@
 """Celery tasks: the table clock, run every second by beat (see CELERY_BEAT_SCHEDULE)."""
 
-from celery import shared_task
+import logging
 
+from celery import shared_task
+from django.db import close_old_connections
+
+from .outages import DATABASE_ERRORS, describe
 from .services.clock import run_clock
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def tick() -> None:
-    run_clock()
+    try:
+        run_clock()
+    except DATABASE_ERRORS as error:
+        # The database is restarting: each turn is expired in its own transaction, so what
+        # was applied stays applied and the next tick (a second later) applies the rest once.
+        logger.warning("table clock: %s; the next tick tries again", describe(error))
+        close_old_connections()

@@ -76,12 +76,23 @@ def main(argv: list[str] | None = None) -> int:
     soak.add_argument("--hands", type=int, default=10_000)
     soak.add_argument("--max-minutes", type=float, default=120)
 
-    faults = sub.add_parser("faults", help="kill -9 web processes and the worker during play, restart, audit")
+    faults = sub.add_parser(
+        "faults", help="kill -9 web processes and the worker, restart Redis and PostgreSQL during play; audit"
+    )
     faults.add_argument("--tables", type=int, default=10)
     faults.add_argument("--seats", type=int, default=6)
     faults.add_argument("--kills", type=int, default=20)
     faults.add_argument("--every", type=float, nargs=2, default=(4.0, 10.0), metavar=("MIN", "MAX"))
     faults.add_argument("--max-minutes", type=float, default=20)
+    faults.add_argument(
+        "--redis-restarts", type=int, default=0, help="kill -9 a private Redis N times and restart it empty"
+    )
+    faults.add_argument(
+        "--postgres-restarts",
+        type=int,
+        default=0,
+        help="restart a private PostgreSQL N times (pg_ctl -m fast and kill -9 of the postmaster, in turn)",
+    )
 
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
@@ -93,8 +104,32 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGHUP, terminate)
 
+    # Services the run restarts are private: on their own ports, started and stopped here.
+    from .services import PrivatePostgres, PrivateRedis
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = args.out / f"{args.command}-{stamp}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    private_redis = private_postgres = None
+    if args.command == "faults" and args.redis_restarts:
+        private_redis = PrivateRedis(log_dir)
+        private_redis.start()
+        args.redis = private_redis.url
+    if args.command == "faults" and args.postgres_restarts:
+        private_postgres = PrivatePostgres(log_dir)
+        private_postgres.start()
+    try:
+        return _run(args, log_dir, private_redis, private_postgres)
+    finally:
+        for server in (private_redis, private_postgres):
+            if server is not None:
+                server.stop()
+
+
+def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
+    db_url = private_postgres.url(args.db) if private_postgres else database_url(args.db)
     env = bench_env(
-        database_url=database_url(args.db),
+        database_url=db_url,
         redis_url=args.redis,
         extra={
             "HAND_PAUSE_SECONDS": str(args.hand_pause),
@@ -103,11 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         },
     )
     os.environ.update(env)
+    args.private_redis, args.private_postgres = private_redis, private_postgres
     import django
 
     django.setup()
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    log_dir = args.out / f"{args.command}-{stamp}"
     log = lambda message: print(message, flush=True)  # noqa: E731
     if args.command == "sweep":
         from .sweep import run_sweep
@@ -133,8 +167,9 @@ def fresh_stack(args, *, env: dict[str, str], log_dir: Path) -> Stack:
 
     connections.close_all()
     print(f"database {args.db} (recreated), redis {args.redis} (flushed)", flush=True)
-    recreate_database(args.db)
-    flush_redis_db(args.redis)
+    recreate_database(args.db, port=args.private_postgres.port if args.private_postgres else 5432)
+    if args.private_redis is None:  # a private Redis starts empty
+        flush_redis_db(args.redis)
     call_command("migrate", verbosity=0)
     return Stack(
         env=env, log_dir=log_dir, web=args.web, worker_concurrency=args.worker_concurrency, probe=not args.no_probe
@@ -190,6 +225,10 @@ def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 hands=1,
                 kills=args.kills,
                 kill_every=tuple(args.every),
+                redis=args.private_redis,
+                postgres=args.private_postgres,
+                redis_restarts=args.redis_restarts,
+                postgres_restarts=args.postgres_restarts,
                 seed=args.seed,
                 log=log,
             )

@@ -94,6 +94,7 @@ class Stats:
     unexpected_closes: int = 0
     comebacks: int = 0
     top_ups: int = 0
+    retries: int = 0
     frames: int = 0
     refusals: Counter = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -180,6 +181,7 @@ class Bot:
         self.drained = False
         self.pause_until = 0.0
         self.background: set[asyncio.Future] = set()
+        self.version = -1  # the latest table version this bot's screen was shown
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
@@ -246,6 +248,8 @@ class Bot:
     def on_frame(self, text: str) -> None:
         self.stats.frames += 1
         version = VERSION.search(text)
+        if version:
+            self.version = max(self.version, int(version.group(1)))
         self.monitor.on_frame(self, int(version.group(1)) if version else None)
         fragments = split_fragments(text)
         if "table-error" in fragments:
@@ -256,6 +260,8 @@ class Bot:
                 self.monitor.refused(self)
                 if message.startswith("Top up before"):
                     self.sitting_out, self.stack = True, 0
+                if message.startswith("The table is reconnecting") and self.controls is not None:
+                    self.keep(asyncio.ensure_future(self.try_again(self.controls)))
         if "seat-panel" in fragments:
             self.read_seat_panel(fragments["seat-panel"])
         if "controls" in fragments:
@@ -317,6 +323,13 @@ class Bot:
             return {"action": "fold", "sequence": c.sequence}
         return {"action": passive, "sequence": c.sequence}
 
+    async def try_again(self, c: Controls) -> None:
+        """The action met the database restarting and was not applied: a player clicks again."""
+        await self.h.sleep(self.rng.uniform(0.3, 1.0))
+        if self.controls is not None and (self.controls.hand, self.controls.sequence) == (c.hand, c.sequence):
+            self.stats.retries += 1
+            await self.take_turn(c)
+
     async def take_turn(self, c: Controls) -> None:
         p, draining = self.profile, self.h.draining.is_set()
         if not draining and self.rng.random() < p.p_silent:
@@ -358,6 +371,20 @@ class Harness:
         self.draining = asyncio.Event()
         self.stats = Stats()
         self.monitors: dict[int, TableMonitor] = {}
+        self.db = None  # session.Db, set by the run
+
+    async def db_retrying(self, fn, *args, patience: float = 120.0):
+        """``fn(*args)`` on the run's database thread, tried again while the database restarts."""
+        from django.db import InterfaceError, OperationalError
+
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                return await self.db.run(fn, *args)
+            except (OperationalError, InterfaceError):
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
 
     def monitor(self, table_id: int) -> TableMonitor:
         return self.monitors.setdefault(table_id, TableMonitor(self.stats))

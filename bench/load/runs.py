@@ -43,6 +43,11 @@ def run_play(
     p99_ms: float | None = None,
     min_served: float = 0.9,
     route: str = "table",
+    redis=None,
+    postgres=None,
+    redis_restarts: int = 0,
+    postgres_restarts: int = 0,
+    catch_up_limit: float = 5.0,
     log=print,
 ) -> dict:
     """``pace``: the seconds per action per table the bots were asked for; the run then fails
@@ -64,7 +69,21 @@ def run_play(
         redis_url=stack.env.get("REDIS_URL"),
     )
     faults = (
-        fault_task(stack, count=kills, every=kill_every, seed=seed, targets=kill_targets, log=log) if kills else None
+        fault_task(
+            stack,
+            count=kills,
+            every=kill_every,
+            seed=seed,
+            targets=kill_targets,
+            redis=redis,
+            postgres=postgres,
+            redis_restarts=redis_restarts,
+            postgres_restarts=postgres_restarts,
+            table_ids=table_ids,
+            log=log,
+        )
+        if kills or redis_restarts or postgres_restarts
+        else None
     )
     result = asyncio.run(
         play(
@@ -89,6 +108,10 @@ def run_play(
     figures["tables"], figures["bots"], figures["web_processes"] = tables, len(accounts), len(stack.ports)
     # Tracebacks from a process we kill -9 on purpose are not server errors; any other is.
     figures["server_errors"] = stack.errors_since(offsets)
+    figures["tracebacks"] = sum("Traceback" in error for error in figures["server_errors"])
+    from django.db import close_old_connections
+
+    close_old_connections()  # the database may have restarted under this thread's connection
     figures["audit"] = audit()
     if measure_queries:
         figures["queries_in_process"] = measure_queries_in_process()
@@ -110,8 +133,18 @@ def run_play(
         p99 = figures["latency_ms"]["p99"]
         if p99 is None or p99 > p99_ms:
             failures.append(f"p99 {p99} ms is over the {p99_ms} ms bound")
-    if kills and len(figures["faults"]) < kills:
-        failures.append(f"only {len(figures['faults'])} of {kills} faults injected")
+    if faults is not None:
+        if len(figures["faults"]) < faults.planned:
+            failures.append(f"only {len(figures['faults'])} of {faults.planned} faults injected")
+        catch_ups = [f["caught_up_s"] for f in figures["faults"]]
+        figures["caught_up_s"] = {
+            "max": max((c for c in catch_ups if c is not None), default=None),
+            "mean": round(sum(c for c in catch_ups if c is not None) / len(catch_ups), 2) if catch_ups else None,
+            "never": catch_ups.count(None),
+        }
+        slow = [f for f in figures["faults"] if f["caught_up_s"] is None or f["caught_up_s"] > catch_up_limit]
+        if slow:
+            failures.append(f"screens not right within {catch_up_limit}s of the service's return: {slow}")
     figures["failures"] = failures
     return figures
 

@@ -27,13 +27,21 @@ class Db:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-db")
 
     async def run(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, _fresh, fn, args)
 
     def close(self) -> None:
         from django.db import connections
 
         self.pool.submit(connections.close_all).result(10)
         self.pool.shutdown(wait=True)
+
+
+def _fresh(fn, args):
+    """Call ``fn`` on a usable connection: one broken by a database restart is replaced."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    return fn(*args)
 
 
 def table_counts(table_ids: list[int], overdue_after: float = 10.0) -> dict:
@@ -129,6 +137,7 @@ class PlayResult:
             "unexpected_closes": s.unexpected_closes,
             "comebacks": s.comebacks,
             "top_ups": s.top_ups,
+            "tried_again": s.retries,
             "frames_received": s.frames,
             "refusals": dict(s.refusals.most_common()),
             "max_overdue_hands_seen": self.max_overdue_seen,
@@ -161,6 +170,7 @@ async def play(
     rng = random.Random(seed)
     db = Db()
     result = PlayResult(stats=harness.stats, tables=len(table_ids), pace=pace)
+    harness.db = db
     bots = [Bot(a, ports, harness, profile, random.Random(rng.random()), route) for a in accounts]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     tasks.append(asyncio.ensure_future(harness.expire_loop()))
@@ -169,7 +179,7 @@ async def play(
             await harness.sleep(warmup)
             harness.stats.latencies.clear()
             harness.stats.actions = 0
-        start_counts = await db.run(table_counts, table_ids)
+        start_counts = await harness.db_retrying(table_counts, table_ids)
         counters = [(role, counter) for role in ("web", "worker") for counter in ("queries", "redis-bytes")]
         q0 = {key: read_query_total(probe_dir, *key) for key in counters} if probe_dir else None
         if cpu_meter is not None:
@@ -179,7 +189,7 @@ async def play(
         last_log = t0
         while time.monotonic() - t0 < duration:
             await harness.sleep(1.0)
-            counts = await db.run(table_counts, table_ids)
+            counts = await harness.db_retrying(table_counts, table_ids)
             result.max_overdue_seen = max(result.max_overdue_seen, counts["overdue"])
             done = counts["complete"] - start_counts["complete"]
             if time.monotonic() - last_log > 10:
@@ -203,7 +213,7 @@ async def play(
             result.cpu_ms, result.machine = cpu_meter.milliseconds(), cpu_meter.machine()
         result.latencies = list(harness.stats.latencies)
         result.actions = harness.stats.actions
-        end_counts = await db.run(table_counts, table_ids)
+        end_counts = await harness.db_retrying(table_counts, table_ids)
         result.hands = end_counts["complete"] - start_counts["complete"]
         result.changes = end_counts["versions"] - start_counts["versions"]
         if probe_dir:
@@ -220,12 +230,12 @@ async def play(
                 await bot.send({"action": "sit_out"})
         d0 = time.monotonic()
         while time.monotonic() - d0 < drain_timeout:
-            counts = await db.run(table_counts, table_ids)
+            counts = await harness.db_retrying(table_counts, table_ids)
             if counts["running"] == 0:
                 break
             await harness.sleep(0.5)
         result.drain_seconds = time.monotonic() - d0
-        result.stuck = await db.run(running_hands_detail, table_ids)
+        result.stuck = await harness.db_retrying(running_hands_detail, table_ids)
     finally:
         harness.stop.set()
         for bot in bots:

@@ -32,6 +32,7 @@ def bench_env(*, database_url: str, redis_url: str, extra: dict[str, str] | None
         **os.environ,
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
+        "CACHE_URL": redis_url,  # the socket counts live with the layer, and restart with it
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONUNBUFFERED": "1",
     }
@@ -273,13 +274,13 @@ def database_url(name: str, base: str = "postgres://postgres@127.0.0.1:5432") ->
     return f"{base.rstrip('/')}/{name}"
 
 
-def recreate_database(name: str) -> None:
+def recreate_database(name: str, port: int = 5432) -> None:
     """Drop and create the bench database (psql on loopback, trust auth)."""
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name) or name in ("postgres", "poker", "template0", "template1"):
         raise ValueError(f"refusing to recreate database {name!r}")
     import psycopg
 
-    with psycopg.connect(f"host={HOST} port=5432 user=postgres dbname=postgres", autocommit=True) as conn:
+    with psycopg.connect(f"host={HOST} port={port} user=postgres dbname=postgres", autocommit=True) as conn:
         conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
             [name],

@@ -58,7 +58,7 @@ def test_soak_with_two_kill9_faults_then_hostile_frames(stack, assert_audit_clea
     )
     _log(f"soak: {figures}")
     assert len(figures["faults"]) == 2, figures["faults"]
-    assert {f["killed"] for f in figures["faults"]} == {"web0", "worker"}
+    assert {f["fault"] for f in figures["faults"]} == {"web0", "worker"}
     assert figures["audit"]["ok"], figures["audit"]
     assert not figures["stuck_after_drain"], figures["stuck_after_drain"]
     assert not figures["server_errors"], figures["server_errors"][:3]

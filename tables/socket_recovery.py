@@ -1,0 +1,314 @@
+"""Keeping a socket's screen right when what carries its messages fails.
+
+A socket hears of changes through its channel groups, and a group message can be lost:
+Redis restarts empty (every group membership with it), channels-redis drops a message past
+a channel's capacity or after its expiry, a membership ends after ``group_expiry``, a change
+commits while Redis is away and its screens are never published. Each screen carries the
+table's version, so a lost message shows as a socket behind its table. Three things bring it
+back, each by joining its groups again and sending a fresh snapshot:
+
+- the socket's channel layer ``receive`` survives the layer going away: it waits for it to
+  come back instead of ending the socket with a traceback, and once it answers again every
+  socket of the process rejoins (only one of them was receiving when it failed);
+- a watcher, one per server process, reads the versions of the tables its sockets show
+  (one query a second) and tells a socket that has been behind, without moving, for
+  ``STALE_SECONDS`` to catch up;
+- a socket whose handler hit an outage (the database or the layer away) tells its client in
+  words, or closes with "try again later" while it connects, instead of failing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+import weakref
+
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+
+from .outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
+from .selectors.table_state import table_versions
+
+logger = logging.getLogger(__name__)
+
+WATCH_SECONDS = 1.0  # how often the watcher reads the versions
+STALE_SECONDS = 2.0  # how long a socket may be behind its table, not moving, before it catches up
+RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
+TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
+GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.graceful_shutdown)
+REJOIN = {"type": "socket.rejoin"}
+REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
+GO_AWAY = {"type": "socket.going_away"}
+
+
+class RecoveringConsumer(AsyncWebsocketConsumer):
+    """A websocket consumer that outlives its channel layer's and database's outages.
+
+    Subclasses name their groups (``memberships``), send a fresh screen (``catch_up``), and
+    say what a client sees when a frame meets an outage (``frame_failed``). A table socket
+    sets ``table_id`` and keeps ``sent_version`` (the table version its screen shows) for
+    the watcher."""
+
+    table_id: int | None = None
+    sent_version = -1
+    advanced_at = 0.0  # when sent_version last went up (monotonic)
+    stale_since: float | None = None
+    accepted = False
+
+    async def accept(self, subprotocol=None, headers=None):
+        self.accepted = True
+        await super().accept(subprotocol, headers)
+
+    async def __call__(self, scope, receive, send):
+        # channels' AsyncConsumer.__call__, with a receive that survives the layer and an inbox
+        # through which this process tells the socket to rejoin.
+        self.scope = scope
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        live_sockets.register(self)
+        try:
+            await await_many_dispatch([receive, self.receive_from_layer, self.inbox.get], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            live_sockets.unregister(self)
+
+    async def receive_from_layer(self) -> dict:
+        while True:
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except CHANNEL_LAYER_ERRORS as error:
+                live_sockets.layer_lost(self.channel_layer, error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def dispatch(self, message):
+        if message.get("type") == "websocket.connect" and live_sockets.closing:
+            await self.close(code=TRY_AGAIN_LATER)  # this server is stopping: the page tries another
+            return
+        try:
+            await super().dispatch(message)
+        except OUTAGES as error:
+            await self.outage(message, error)
+
+    async def outage(self, message: dict, error: BaseException) -> None:
+        kind = message.get("type", "")
+        logger.warning("socket %s: %s during %s; it recovers", self.channel_name, describe(error), kind)
+        if isinstance(error, CHANNEL_LAYER_ERRORS):
+            live_sockets.layer_lost(self.channel_layer, error)
+        if kind == "websocket.connect":
+            if self.accepted:
+                await self.close(code=TRY_AGAIN_LATER)
+            else:
+                await self.close()  # the handshake is refused: the browser retries
+        elif kind == "websocket.disconnect":
+            raise StopConsumer
+        elif kind == "websocket.receive":
+            await self.frame_failed(error)
+        else:  # a message from the layer, or a rejoin: the watcher tries again
+            self.stale_since = None
+
+    # --- what subclasses provide -------------------------------------------------------------
+    def memberships(self) -> list[str]:
+        return []
+
+    async def catch_up(self) -> None:
+        """Send this socket's screen as it is now."""
+
+    async def frame_failed(self, error: BaseException) -> None:
+        """A frame from the client met an outage (nothing it asked for was applied)."""
+
+    # --- rejoining ----------------------------------------------------------------------------
+    async def socket_rejoin(self, message) -> None:
+        """Join the groups again (a restarted Redis forgot them; an expired membership ends)
+        and send the screen as it is now."""
+        self.stale_since = None
+        for group in self.memberships():
+            await _retrying(self.channel_layer.group_add, group, self.channel_name)
+        if message.get("snapshot", True):
+            await self.catch_up()
+
+    async def socket_going_away(self, message) -> None:
+        """The server is stopping: close once the frame in hand is done (this runs after it)."""
+        await self.close(code=GOING_AWAY)
+
+    async def leave_groups(self, groups) -> None:
+        """Leave groups on the way out; a layer that is away forgot them anyway, and a
+        membership it still holds expires."""
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except CHANNEL_LAYER_ERRORS as error:
+                logger.warning("socket %s: could not leave %s (%s)", self.channel_name, group, describe(error))
+                return
+
+
+async def _retrying(call, *args, attempts: int = 5):
+    """``call(*args)``, tried again at once a few times: after a Redis restart, each pooled
+    connection fails once (then reconnects), so one socket's first tries may all meet one."""
+    for attempt in range(attempts):
+        try:
+            return await call(*args)
+        except CHANNEL_LAYER_ERRORS:
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.02 * attempt)
+
+
+class LiveSockets:
+    """This process's open sockets: told to rejoin when the channel layer comes back, and
+    watched for a screen that fell behind its table."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet[RecoveringConsumer] = weakref.WeakSet()
+        self.recovery: asyncio.Task | None = None
+        self.watcher: asyncio.Task | None = None
+        self.closing = False
+
+    def register(self, consumer: RecoveringConsumer) -> None:
+        self.sockets.add(consumer)
+        _quiet_layer_cleanups(asyncio.get_running_loop())
+        if self.watcher is None or self.watcher.done() or self.watcher.get_loop() is not asyncio.get_running_loop():
+            # A context of its own: the watcher must not share the database connection of the
+            # socket that happened to start it (asgiref's locals follow the context).
+            self.watcher = asyncio.get_running_loop().create_task(self.watch_versions(), context=contextvars.Context())
+
+    def unregister(self, consumer: RecoveringConsumer) -> None:
+        self.sockets.discard(consumer)
+
+    def layer_lost(self, layer, error: BaseException) -> None:
+        """The channel layer failed: once it answers again, every socket here rejoins."""
+        if self.recovery is not None and not self.recovery.done():
+            return
+        logger.warning("channel layer unreachable (%s): sockets rejoin when it is back", describe(error))
+        self.recovery = asyncio.get_running_loop().create_task(
+            self.rejoin_when_back(layer), context=contextvars.Context()
+        )
+
+    async def rejoin_when_back(self, layer) -> None:
+        started = time.monotonic()
+        while True:
+            await asyncio.sleep(RETRY_SECONDS)
+            try:
+                await layer.group_discard("layer-probe", "layer-probe.probe!x")  # a real round trip
+                break
+            except CHANNEL_LAYER_ERRORS:
+                continue
+        consumers = list(self.sockets)
+        logger.warning("channel layer back after %.1f s: %d sockets rejoin", time.monotonic() - started, len(consumers))
+        # Only a socket behind its table needs a snapshot: a whole server's worth of them at
+        # once would hold up the sockets that do (the watcher sees to any change missed later).
+        tables = {c.table_id for c in consumers if c.table_id is not None}
+        try:
+            versions = await database_sync_to_async(table_versions)(tables) if tables else {}
+        except DATABASE_ERRORS:
+            versions = None
+        for consumer in consumers:
+            current = None if versions is None or consumer.table_id is None else versions.get(consumer.table_id)
+            behind = current is None or consumer.sent_version < current
+            consumer.inbox.put_nowait(REJOIN if behind else REJOIN_ONLY)
+
+    async def close_all(self, timeout: float) -> int:
+        """Close every socket here with 1001 and refuse new ones; returns how many closed
+        within ``timeout`` seconds."""
+        self.closing = True
+        closing = list(self.sockets)
+        for consumer in closing:
+            consumer.inbox.put_nowait(GO_AWAY)
+        deadline = time.monotonic() + timeout
+        while any(consumer in self.sockets for consumer in closing) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return sum(consumer not in self.sockets for consumer in closing)
+
+    async def watch_versions(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(WATCH_SECONDS)
+            watched = [s for s in list(self.sockets) if s.table_id is not None and s.sent_version >= 0]
+            if not watched:
+                continue
+            try:
+                versions = await database_sync_to_async(table_versions)({s.table_id for s in watched})
+            except DATABASE_ERRORS as error:
+                logger.warning("screen versions not read (%s): tried again in %.0f s", describe(error), WATCH_SECONDS)
+                continue
+            now = time.monotonic()
+            for socket in watched:
+                current = versions.get(socket.table_id)
+                if current is None or socket.sent_version >= current:
+                    socket.stale_since = None
+                elif socket.stale_since is None:
+                    socket.stale_since = now
+                elif now - max(socket.stale_since, socket.advanced_at) >= STALE_SECONDS:
+                    # Behind and not moving: a message was lost. (A socket that is behind but
+                    # still moving is only slow, and a snapshot would slow it further.)
+                    socket.stale_since = None
+                    socket.inbox.put_nowait(REJOIN)
+
+
+live_sockets = LiveSockets()
+
+
+class RefuseWhileAway:
+    """ASGI middleware for the websockets: a socket that cannot be opened because a service is
+    away (the session and user are read before any consumer runs) is refused in one line of
+    the log instead of a traceback, and the page tries again."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await self.app(scope, receive, send)
+        except OUTAGES as error:
+            logger.warning("websocket %s refused: %s", scope.get("path"), describe(error))
+            await send({"type": "websocket.close"})
+
+
+def _quiet_layer_cleanups(loop) -> None:
+    """channels-redis cleans a socket's receive backup in a task of its own, whose failure with
+    Redis away nobody awaits: asyncio would log it with a traceback. There is nothing to clean
+    in a Redis that restarted; any other unretrieved error is reported as before."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "quiets_layer_cleanups", False):
+        return
+
+    def handler(loop, context) -> None:
+        error, task = context.get("exception"), context.get("future")
+        coroutine = task.get_coro() if isinstance(task, asyncio.Task) else None
+        if isinstance(error, CHANNEL_LAYER_ERRORS) and "_clean_receive_backup" in getattr(
+            coroutine, "__qualname__", ""
+        ):
+            logger.warning("channel layer: a receive backup was not cleaned (%s)", describe(error))
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.quiets_layer_cleanups = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
+
+
+class PubSubReceiveOutage(logging.Filter):
+    """channels-redis's pub/sub layer logs a lost Redis connection in its receive loop with a
+    traceback, then tries again each second until Redis is back (redis-py subscribes again on
+    reconnect). That is an outage, not a bug: one warning line without the traceback. Any
+    other error in that loop is still logged as it was."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if record.levelno >= logging.ERROR and isinstance(error, CHANNEL_LAYER_ERRORS):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = "channel layer: receiving stopped (%s); it tries again", (describe(error),)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+_pubsub_logger = logging.getLogger("channels_redis.pubsub")
+if not any(isinstance(f, PubSubReceiveOutage) for f in _pubsub_logger.filters):
+    _pubsub_logger.addFilter(PubSubReceiveOutage())

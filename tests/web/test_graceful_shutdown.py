@@ -1,0 +1,117 @@
+"""A server that is told to stop (SIGTERM) closes its sockets with 1001, "going away"; the page
+says it is reconnecting, comes back when a server listens again, and shows what happened
+while it was away (tables/graceful_shutdown.py, static/js/connection.js)."""
+
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from django.conf import settings
+
+from tables import services
+
+from ..support.browser import CHROMIUM_ARGS, SCREENSHOTS, in_thread
+from ..support.processes import ROOT, free_port, process_env, shared_database_url
+from ..support.sockets import logged_in_session
+from ..support.tables import running_hand, start_hand, table_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+RECORD_SOCKET = """
+window.closeCodes = [];
+window.opens = 0;
+document.addEventListener('htmx:wsClose', (e) => window.closeCodes.push(e.detail.event.code));
+document.addEventListener('htmx:wsOpen', () => { window.opens += 1; });
+"""
+
+
+def serve(port: int, log_path):
+    """``manage.py runserver`` (daphne, as ``scripts/run`` serves) on the test database and Redis."""
+    env = process_env(
+        DATABASE_URL=shared_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        CACHE_URL=settings.CACHE_URL,
+        SECRET_KEY=settings.SECRET_KEY,
+        DEBUG="1",
+        EMBEDDED_CLOCK="0",  # the test deals and acts itself
+        CONN_MAX_AGE="0",  # no connection outlives its request: the test database can be dropped after
+    )
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log_path.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log_path.read_text()
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the server did not answer: {log_path.read_text()}")
+
+
+def stop(server) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(5)
+
+
+def test_sigterm_closes_with_going_away_and_the_page_catches_up(heads_up, tmp_path, monkeypatch):
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread; the test's ORM calls are plain.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    table, alice, _bob = heads_up
+    start_hand(table)
+    port = free_port()
+    log = tmp_path / "server.log"
+    server = serve(port, log)
+    session_key = logged_in_session(alice).session_key
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(base_url=f"http://127.0.0.1:{port}", bypass_csp=True)
+            context.set_default_timeout(15000)
+            context.add_cookies([{"name": "sessionid", "value": session_key, "url": f"http://127.0.0.1:{port}"}])
+            page = context.new_page()
+            page.add_init_script(RECORD_SOCKET)
+            page.goto(f"/tables/{table.pk}/")
+            page.wait_for_function("window.opens === 1")
+            page.wait_for_selector('#controls button[data-act="call"]')  # alice, on the button, acts first
+            assert page.is_hidden("#connection-status")
+
+            server.send_signal(signal.SIGTERM)
+            page.wait_for_selector("#connection-status", state="visible")
+            assert "reconnecting" in page.inner_text("#connection-status")
+            server.wait(15)  # it stops by itself once its sockets are closed
+            assert page.evaluate("window.closeCodes")[0] == 1001, page.evaluate("window.closeCodes")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "reconnecting.png"))
+
+            # While no server listens, the hand goes on: alice calls from another tab, say.
+            hand = running_hand(table)
+            in_thread(services.act, table_id=table.pk, user=alice, kind="call", amount=None, sequence=hand.sequence)
+            version = table_version(table)
+
+            server = serve(port, log)  # back (another daphne behind the proxy would do the same)
+            page.wait_for_selector("#connection-status", state="hidden")
+            page.wait_for_selector(f'#felt[data-version="{version}"]', state="attached")
+            assert page.locator('#controls button[data-act="call"]').count() == 0  # bob's turn now
+            assert page.evaluate("window.opens") >= 2
+            page.screenshot(path=str(SCREENSHOTS / "reconnected.png"))
+            browser.close()
+    finally:
+        stop(server)
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
