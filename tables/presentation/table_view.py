@@ -20,6 +20,7 @@ from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
+from .wording import five_in_words
 
 _ENGINE_STATUS_LABELS = {
     PlayerStatus.FOLDED: "Folded",
@@ -45,7 +46,7 @@ class SeatView:
     is_button: bool = False
     cards: list[CardView] = field(default_factory=list)  # face up: shown (or, for its owner, their own)
     face_down: int = 0
-    hand_category: str = ""
+    hand_category: str = ""  # the shown hand in words
     won: int = 0
 
 
@@ -144,7 +145,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     hand_shown = EventType.HAND_SHOWN
     shown = [e for e in state.events if e["type"] == hand_shown]
     best_five = {e["seat"]: e["best_five"] for e in shown}
-    category = {e["seat"]: e["category"] for e in shown}
+    category = {e["seat"]: five_in_words(e["best_five"]) for e in shown}
     winnings = _winnings(projection["results"])
     winning_cards = {card for seat in winnings for card in best_five.get(seat, ())}
 

@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from tables.engine import PlayerStatus
+from tables.engine.cards import format_cards, parse_cards
+from tables.engine.hand_words import best_hand
 from tables.engine.projection import view_for
 from tables.models import Seat
 from tables.selectors.table_state import TableState
@@ -19,7 +21,15 @@ from .cards import CardView, card_views
 from .controls import ActionControls, action_controls
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
-from .wording import DEALT_TO_YOU
+from .wording import DEALT_TO_YOU, hand_in_words
+
+
+@dataclass(frozen=True)
+class HandReadout:
+    """The viewer's best hand so far, from the flop on (RULES 5.2): its words and its five cards."""
+
+    words: str
+    cards: list[CardView]  # the two hole cards, then the three board cards
 
 
 @dataclass
@@ -33,6 +43,7 @@ class ViewerView:
     in_running_hand: bool = False  # the viewer still has cards in a running hand: pre-actions apply
     controls: ActionControls | None = None
     dealt_line: LogLine | None = None  # "Dealt to you:", in the hand log's place for it
+    readout: HandReadout | None = None  # their hand in words, only on their own screen
     top_up_room: int = 0  # chips the seated viewer may still add before reaching the table maximum
     default_buy_in: int = 0
 
@@ -63,7 +74,11 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     projection = view_for(state.engine, hand_seat)
     played = next(played for played in projection["seats"] if played["seat"] == hand_seat)
     won = me.own_seat.won > 0
-    me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else ())
+    best = _best_so_far(played, projection["board"])
+    if best is not None:
+        me.readout = HandReadout(best[0], card_views(best[1], best=best[1]))
+    best_cards = best[1] if best else ()
+    me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else (), best_cards)
     if me.my_cards:
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
         me.dealt_line = LogLine(DEALT_TO_YOU, "private", card_views(played["cards"]))
@@ -71,3 +86,11 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
         me.controls = action_controls(projection, state.hand.sequence)
+
+
+def _best_so_far(played: dict, board: list[str]) -> tuple[str, list[str]] | None:
+    """The words and five cards of the viewer's best hand, once there is a flop and while they hold cards."""
+    if len(board) < 3 or not played["cards"] or played["status"] == PlayerStatus.FOLDED:
+        return None
+    best = best_hand(parse_cards(played["cards"]), parse_cards(board))
+    return hand_in_words(best.words), format_cards(best.value.cards)

@@ -19,7 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tables.engine import ActionKind, Street
+from tables.engine.cards import parse_cards
 from tables.engine.events import (
     Became,
     BlindKind,
@@ -38,6 +41,7 @@ from tables.engine.events import (
     TimedOut,
     UncalledBetReturned,
 )
+from tables.engine.hand_words import HandDescription, capitalised, describe_five
 
 BLIND_NAMES = {
     BlindKind.SMALL_BLIND: "the small blind",
@@ -53,6 +57,17 @@ TIMED_OUT_OUTCOMES = {  # RULES 6.2
 DEALT_TO_YOU = "Dealt to you:"  # the viewer's own cards, in the log
 ALL_IN_MARK = " (all-in)"  # after a log line
 ALL_IN_CLAUSE = " and is all-in"  # inside a sentence (the replayer's, and PokerStars')
+
+
+def hand_in_words(description: HandDescription) -> str:
+    """ "Kings full of sevens", in the active language (the engine's template and rank names translated)."""
+    params = {name: gettext(rank) for name, rank in description.params.items()}
+    return capitalised(gettext(description.template).format(**params))
+
+
+def five_in_words(best_five: Sequence[str]) -> str:
+    """The words of five cards given as texts (a ``hand_shown``'s ``best_five``)."""
+    return hand_in_words(describe_five(parse_cards(best_five)))
 
 
 def player_names(started: Any) -> dict[int, str]:
@@ -195,9 +210,12 @@ def _hands_turned_up(words: HandWords, event: HandsTurnedUp) -> Said:
 
 
 def _hand_shown(words: HandWords, event: HandShown) -> Said:
-    who, cards, category = words.name(event["seat"]), event["cards"], event["category"]
-    sentence = f"{who} shows {bracketed_cards(cards)}: {category.lower()}, {bracketed_cards(event['best_five'])}."
-    return (((f"{who} shows {category}:", tuple(cards)),), sentence)
+    """The hand in words, as the player read it on the river ("Kings full of sevens")."""
+    who, cards, said = words.name(event["seat"]), event["cards"], five_in_words(event["best_five"])
+    sentence = (
+        f"{who} shows {bracketed_cards(cards)}: {said[:1].lower()}{said[1:]}, {bracketed_cards(event['best_five'])}."
+    )
+    return (((f"{who} shows {said}:", tuple(cards)),), sentence)
 
 
 def _hand_mucked(words: HandWords, event: HandMucked) -> Said:

@@ -1,0 +1,61 @@
+"""The table's comforts in a real browser: the hand in words, the time bank, chat, the turn cue,
+keyboard play and seat management, at desktop and phone width with screenshots."""
+
+import pytest
+
+from tables import services
+
+from ..support.browser import (
+    DESKTOP,
+    PHONE,
+    act,
+    act_when_ready,
+    cards_on,
+    catch_up,
+    in_thread,
+    open_table,
+    screenshot,
+    sign_up,
+    take_seat,
+)
+from ..support.decks import SHOWDOWN_DECK, deck_from
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+WIDTHS = [(DESKTOP, "desktop"), (PHONE, "phone")]
+
+
+@pytest.mark.parametrize(("viewport", "width"), WIDTHS)
+def test_rule_5_2_the_player_reads_their_hand_from_the_flop_on(open_tab, make_table, viewport, width):
+    table = make_table(name=f"Read-out {width}")
+    alice, bob, spectator = open_tab(viewport), open_tab(viewport), open_tab(viewport)
+    sign_up(alice, f"ro_alice_{width}")
+    sign_up(bob, f"ro_bob_{width}")
+    for page in (alice, bob, spectator):
+        open_table(page, table)
+    take_seat(alice, 1, 200)
+    take_seat(bob, 2, 200)
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+    act_when_ready(alice, "call")
+    assert alice.locator("#hand-readout").count() == 0  # pre-flop: no board, no words yet
+    act_when_ready(bob, "check")
+    # Flop Ks 7h 7d: alice's Kd Kh make kings full; bob's aces make two pair.
+    alice.wait_for_selector("#hand-readout")
+    assert alice.inner_text("#hand-readout .readout-words") == "Kings full of sevens"
+    assert cards_on(alice, "#hand-readout [data-card]") == ["Kd", "Kh", "Ks", "7h", "7d"]
+    assert set(cards_on(alice, "#controls .my-cards .card.best")) == {"Kd", "Kh"}
+    bob.wait_for_selector("#hand-readout")
+    assert bob.inner_text("#hand-readout .readout-words") == "Two pair, aces and sevens"
+    catch_up(spectator, bob)
+    assert spectator.locator("#hand-readout").count() == 0
+    screenshot(alice, f"readout-{width}-flop")
+    act(bob, "check")
+    act_when_ready(alice, "check")
+    # Turn 3c: updated on each street, still two hole cards and three board cards.
+    bob.wait_for_selector("#controls button[data-act='check']")
+    assert bob.inner_text("#hand-readout .readout-words") == "Two pair, aces and sevens"
+    act(bob, "check")
+    act_when_ready(alice, "check")
+    act_when_ready(bob, "check")
+    act_when_ready(alice, "check")
+    # Showdown: the same words in the log.
+    spectator.wait_for_selector("#hand-log >> text=shows Kings full of sevens")
