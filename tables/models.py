@@ -39,6 +39,17 @@ class Table(models.Model):
     reconnect_grace_seconds = models.PositiveSmallIntegerField(
         default=20, help_text="Extra time, once per turn, for a player who reconnects."
     )
+    time_bank_initial_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Time bank a player starts with on sitting down: extra seconds once the time to act runs out.",
+    )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="Seconds added to a player's time bank every so many hands dealt in."
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(default=10, help_text="Hands dealt in per refill.")
+    time_bank_cap_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="The most a time bank holds. 0 turns the time bank off."
+    )
     is_active = models.BooleanField(default=True, help_text="Closed tables accept no players and start no hands.")
     closing = models.BooleanField(default=False, help_text="Set by the close action: close after the current hand.")
     version = models.PositiveBigIntegerField(default=0, help_text="Bumped by every change; screens re-render on it.")
@@ -77,6 +88,17 @@ class Table(models.Model):
     def time_to_act(self) -> int:
         return self.action_seconds + self.countdown_seconds
 
+    @property
+    def has_time_bank(self) -> bool:
+        return self.time_bank_cap_seconds > 0 and (
+            self.time_bank_initial_seconds > 0 or self.time_bank_refill_seconds > 0
+        )
+
+    @property
+    def initial_time_bank_ms(self) -> int:
+        """What a player sitting down starts with: the initial bank within the cap (0: no bank)."""
+        return min(self.time_bank_initial_seconds, self.time_bank_cap_seconds) * 1000
+
     def clean(self) -> None:
         """The table's own limits here; the stakes by the engine's rules (``check_stakes``)."""
         errors: dict[str, str] = {}
@@ -84,6 +106,8 @@ class Table(models.Model):
             errors["seat_count"] = f"A table seats {MIN_SEATS} to {MAX_SEATS} players (RULES 1.1)."
         if self.min_buy_in is not None and self.max_buy_in is not None and self.max_buy_in < self.min_buy_in:
             errors["max_buy_in"] = "The maximum buy-in must be at least the minimum buy-in."
+        if self.time_bank_refill_seconds and not self.time_bank_refill_hands:
+            errors["time_bank_refill_hands"] = "A refill needs a number of hands (at least 1)."
         if self.small_blind_override is not None and self.variant != self.Variant.LIMIT:
             errors["small_blind_override"] = "Only Limit tables may override the small blind."
         elif self.variant and self.stake_small and self.stake_big:
@@ -158,6 +182,10 @@ class Seat(models.Model):
     pending_sit_out = models.BooleanField(default=False)
     pending_top_up = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True, help_text="When the player's last socket closed.")
+    time_bank_ms = models.PositiveIntegerField(
+        default=0, help_text="Milliseconds left in the time bank, kept across hands at this seat."
+    )
+    hands_since_refill = models.PositiveSmallIntegerField(default=0, help_text="Hands dealt in since the last refill.")
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,6 +226,9 @@ class Hand(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     grace_given = models.BooleanField(default=False, help_text="RULES 6.3: reconnect grace used this turn.")
+    time_bank_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When this turn's time ran out and the player's time bank started."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -29,7 +29,9 @@
     var clock = page.querySelector(".countdown[data-remaining-ms]");
     if (!clock || deadline === null) return;
     var left = Math.max(0, deadline - Date.now());
-    clock.classList.toggle("waiting", left > Number(clock.dataset.countdownSeconds) * 1000);
+    // The time bank (a second countdown, after the turn's own) is shown whole.
+    var bank = clock.classList.contains("time-bank");
+    clock.classList.toggle("waiting", !bank && left > Number(clock.dataset.countdownSeconds) * 1000);
     clock.querySelector(".countdown-seconds").textContent = Math.ceil(left / 1000);
   }
   setInterval(tick, 250);

@@ -48,6 +48,7 @@ class SeatView:
     face_down: int = 0
     hand_category: str = ""  # the shown hand in words
     won: int = 0
+    time_bank_seconds: int | None = None  # None: the table has no time bank
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,11 @@ class TurnClock:
     player: str
     remaining_ms: int
     countdown_seconds: int  # RULES 6.1: shown only during this last stretch
+    in_time_bank: bool = False  # the turn's time ran out: this is the player's time bank, shown whole
 
     @property
     def counting_down(self) -> bool:
-        return self.remaining_ms <= self.countdown_seconds * 1000
+        return self.in_time_bank or self.remaining_ms <= self.countdown_seconds * 1000
 
     @property
     def seconds_left(self) -> int:
@@ -107,16 +109,17 @@ class TableView:
 
 def public_view(state: TableState, now: datetime) -> TableView:
     table = state.table
-    seats = [_seat_view(number, state.seats.get(number)) for number in range(1, table.seat_count + 1)]
+    seats = [_seat_view(number, state.seats.get(number), table) for number in range(1, table.seat_count + 1)]
     view = TableView(table=table, seats=seats)
     if state.hand is not None:
         _add_hand(view, state, now)
     return view
 
 
-def _seat_view(number: int, seat: Seat | None) -> SeatView:
+def _seat_view(number: int, seat: Seat | None, table: Table) -> SeatView:
     if seat is None:
         return SeatView(number)
+    bank = seat.time_bank_ms // 1000 if table.has_time_bank else None
     return SeatView(
         number,
         player=seat.player.username,
@@ -124,6 +127,7 @@ def _seat_view(number: int, seat: Seat | None) -> SeatView:
         stack=seat.stack,
         status=_seat_status(seat),
         disconnected=seat.disconnected_at is not None,
+        time_bank_seconds=bank,
     )
 
 
@@ -205,4 +209,5 @@ def _clock(view: TableView, hand: Hand, now: datetime) -> TurnClock | None:
         return None
     seat = next(seat for seat in view.seats if seat.number == hand.turn_seat)
     remaining = int((hand.turn_deadline - now).total_seconds() * 1000)
-    return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds)
+    in_bank = hand.time_bank_started_at is not None
+    return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds, in_bank)

@@ -17,6 +17,7 @@ from tables.selectors.hands import running_hand
 
 from .changes import mark_changed
 from .locking import lock_table
+from .time_bank import refill_time_banks
 from .turns import Turn, record
 
 State = Seat.State
@@ -94,6 +95,7 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
     )
     Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
+    refill_time_banks(table, (seats[n] for n in plan.dealt_in))
     engine = EngineHand(config, deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)
     record(turn, engine.start())

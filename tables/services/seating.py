@@ -70,6 +70,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
             stack=buy_in,
             state=State.WAITING_FOR_BIG_BLIND,
             posts_big_blind_now=bool(post_big_blind_now),
+            time_bank_ms=table.initial_time_bank_ms,
         )
         mark_changed(table)
     return seat

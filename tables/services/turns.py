@@ -31,6 +31,7 @@ from .errors import StaleAction, TableError
 from .event_log import append_events
 from .locking import lock_table
 from .settlement import settle_hand
+from .time_bank import spend_time_bank
 
 
 @dataclass
@@ -146,6 +147,7 @@ def record(turn: Turn, events: list[dict]) -> None:
     for seat in changed:
         seat.stack = stacks[seat.number]
     Seat.objects.bulk_update(changed, ["stack"])
+    spend_time_bank(hand, turn.seats, turn.now)
     if engine.is_over:
         turn.closed_table = settle_hand(table, hand, engine, turn.now)
     else:

@@ -1,9 +1,12 @@
 """The table's comforts in a real browser: the hand in words, the time bank, chat, the turn cue,
 keyboard play and seat management, at desktop and phone width with screenshots."""
 
+import time
+
 import pytest
 
 from tables import services
+from tables.models import Hand, HandEvent, Seat
 
 from ..support.browser import (
     DESKTOP,
@@ -59,3 +62,46 @@ def test_rule_5_2_the_player_reads_their_hand_from_the_flop_on(open_tab, make_ta
     act_when_ready(alice, "check")
     # Showdown: the same words in the log.
     spectator.wait_for_selector("#hand-log >> text=shows Kings full of sevens")
+
+
+def screenshots_at_both_widths(page, name):
+    """A screenshot at desktop width and one at phone width, then back to the page's own."""
+    own = page.viewport_size
+    for viewport, width in WIDTHS:
+        page.set_viewport_size(viewport)
+        screenshot(page, f"{name}-{width}")
+    page.set_viewport_size(own)
+
+
+def run_clock_until(predicate, seconds=15):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not predicate():
+        in_thread(services.run_clock)
+        time.sleep(0.25)
+
+
+def test_the_time_bank_countdown_follows_the_turn_s_own(open_tab, make_table):
+    """RULES 6.1's time runs out, the bank runs as a second countdown, then RULES 6.2 applies."""
+    table = make_table(
+        name="Bank PL",
+        action_seconds=0,
+        countdown_seconds=2,
+        time_bank_initial_seconds=4,
+        time_bank_cap_seconds=4,
+    )
+    ann, ben = open_tab(), open_tab()
+    for page, name, seat in ((ann, "bank_ann", 1), (ben, "bank_ben", 2)):
+        sign_up(page, name)
+        open_table(page, table)
+        take_seat(page, seat, 100)
+    assert ben.inner_text("#seat-1 .seat-bank") == "Bank 4s"
+    in_thread(services.start_hand_if_due, table_id=table.pk)
+    ben.locator("#felt .seat.to-act .countdown:not(.time-bank):not(.waiting)").wait_for(state="visible")
+    run_clock_until(lambda: Hand.objects.filter(table=table, time_bank_started_at__isnull=False).exists())
+    bank = ben.locator("#felt .seat.to-act .countdown.time-bank")
+    bank.wait_for(state="visible")
+    assert "Time bank" in bank.inner_text() and 1 <= int(bank.locator(".countdown-seconds").inner_text()) <= 4
+    screenshots_at_both_widths(ben, "time-bank")
+    run_clock_until(lambda: HandEvent.objects.filter(hand__table=table, type="timed_out").exists())
+    ben.wait_for_selector("#hand-log >> text=bank_ann ran out of time")
+    assert Seat.objects.get(table=table, number=1).time_bank_ms == 0
