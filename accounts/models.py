@@ -3,6 +3,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
 USERNAME_TAKEN = "A user with that username already exists."
 
@@ -24,6 +25,11 @@ class User(AbstractUser):
         blank=True,
         choices=settings.LANGUAGES,
         help_text="The language the room speaks to this player (empty: their browser's).",
+    )
+    chat_muted = models.BooleanField(
+        default=False,
+        verbose_name=gettext_lazy("muted in chat"),
+        help_text=gettext_lazy("Set by staff: the player can read the chat at every table but not write in it."),
     )
 
     class Meta:

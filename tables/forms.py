@@ -57,6 +57,19 @@ class NoFieldsForm(forms.Form):
     pass
 
 
+class ChatForm(forms.Form):
+    """The service checks the length against ``CHAT_MAX_CHARS`` (after tidying the spaces)."""
+
+    text = forms.CharField(required=False, strip=False, max_length=MAX_FRAME_CHARS)
+
+
+class MuteForm(forms.Form):
+    player = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+CHAT_COMMANDS = ("chat", "mute", "unmute")
+
+
 FRAME_FORMS: dict[str, type[forms.Form]] = {
     **dict.fromkeys(PLAY_ACTIONS, ActionForm),
     "sit": TakeSeatForm,
@@ -64,6 +77,9 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "sit_out": NoFieldsForm,
     "top_up": TopUpForm,
     "leave": NoFieldsForm,
+    "chat": ChatForm,
+    "mute": MuteForm,
+    "unmute": MuteForm,
 }
 
 

@@ -15,6 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from accounts.socket_sessions import user_group
+from tables.models import ChatMessage
+from tables.presentation.chat import chat_append_fragment
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import screens
 from tables.selectors.lobby import lobby_row, lobby_rows
@@ -68,3 +71,20 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
         message = {"type": "player.changed", "version": version, "fragments": {**rendered.public, **own}}
         sends.append(layer.group_send(player_group(table_id, user_id), message))
     await asyncio.gather(*sends)  # side by side: one round of trips to Redis, not one after another
+
+
+def on_chat_message(message: ChatMessage) -> None:
+    """A chat line, rendered once, to every socket of its table (each drops its muted authors').
+    Subscribed to ``tables.services.chat`` by ``tables.apps``."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    event = {"type": "chat.message", "html": chat_append_fragment(message), "author_id": message.author_id}
+    async_to_sync(layer.group_send)(table_group(message.table_id), event)
+
+
+def on_mutes_changed(owner_id: int) -> None:
+    """Every socket of the player shows the chat again without the players they muted."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})

@@ -97,6 +97,9 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         await self.send_html(error_fragment(message))
         await self.close(code=code)
 
+    async def chat_mutes(self, event) -> None:
+        """A player's mutes changed (sent to all their sockets): only table pages show the chat."""
+
     async def session_ended(self, event) -> None:
         await self.refuse("Your session has ended.", code=SESSION_ENDED_CLOSE_CODE)
 

@@ -1,10 +1,16 @@
-"""Celery tasks: the table clock, run every second by beat (see CELERY_BEAT_SCHEDULE)."""
+"""Celery tasks run by beat (see CELERY_BEAT_SCHEDULE): the table clock every second, chat pruning hourly."""
 
 from celery import shared_task
 
+from .services import chat
 from .services.clock import run_clock
 
 
 @shared_task(ignore_result=True)
 def tick() -> None:
     run_clock()
+
+
+@shared_task(ignore_result=True)
+def prune_chat() -> None:
+    chat.prune()

@@ -1,15 +1,19 @@
 """The lobby and the table page. Play itself happens over the table's websocket (consumers.py)."""
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from accounts.request_ids import new_request_id
 
 from .forms import seat_forms_purpose
+from .presentation.chat import chat_panel_fragments
 from .presentation.fragments import lobby_rows_fragment, page_fragments
 from .presentation.screens import views_for
 from .presentation.teaching import hand_example, pot_limit_example
+from .selectors.chat import muted_ids, muted_players, recent_messages
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
 
@@ -27,7 +31,14 @@ def table_page(request, table_id: int):
     user = request.user
     request_id = new_request_id(user.pk, seat_forms_purpose(table_id)) if user.is_authenticated else ""
     page = page_fragments(view, me, request_id)
-    return render(request, "tables/table.html", {"view": view, "page": page})
+    viewer_id = user.pk if user.is_authenticated else None
+    muted = muted_ids(viewer_id)
+    chat = chat_panel_fragments(
+        recent_messages(table_id, muted), logged_in=viewer_id is not None, muted=muted_players(viewer_id)
+    )
+    page.update({key.replace("-", "_"): mark_safe(html) for key, html in chat.items()})
+    context = {"view": view, "page": page, "chat_max_chars": settings.CHAT_MAX_CHARS}
+    return render(request, "tables/table.html", context)
 
 
 def how_to_play(request):

@@ -94,6 +94,36 @@
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 
+  // --- Chat: the box empties once its message is sent; dealer lines can be hidden (kept in this
+  // browser); a player's own lines offer no "Mute"; the newest line stays in view.
+  var chatForm = document.getElementById("chat-form");
+  var DEALER_KEY = "omaha.chatDealerLines";
+  var dealerBox = document.getElementById("chat-dealer-lines");
+  function applyDealerLines(on) {
+    page.classList.toggle("hide-dealer-lines", !on);
+    dealerBox.checked = on;
+  }
+  applyDealerLines(localStorage.getItem(DEALER_KEY) !== "0");
+  dealerBox.addEventListener("change", function () {
+    localStorage.setItem(DEALER_KEY, dealerBox.checked ? "1" : "0");
+    applyDealerLines(dealerBox.checked);
+  });
+  page.addEventListener("htmx:wsAfterSend", function (event) {
+    if (chatForm && event.target === chatForm) chatForm.reset();
+  });
+  function tidyChat() {
+    var lines = document.getElementById("chat-lines");
+    if (!lines) return;
+    if (chatForm) {
+      lines.querySelectorAll('[data-author="' + chatForm.dataset.userId + '"] .mute-form').forEach(function (form) {
+        form.remove();
+      });
+    } else {
+      lines.querySelectorAll(".mute-form").forEach(function (form) { form.remove(); });
+    }
+    lines.scrollTop = lines.scrollHeight;
+  }
+
   // The newest line of the hand log stays in view.
   function scrollLog() {
     var lines = page.querySelector("#hand-log .log-lines");
@@ -104,6 +134,7 @@
     startCountdown();
     onControls();
     scrollLog();
+    tidyChat();
   }
   page.addEventListener("htmx:wsAfterMessage", afterUpdate);
   afterUpdate();

@@ -16,6 +16,7 @@ from tables.models import Hand, HandPlayer, Seat, Table
 from tables.selectors.hands import running_hand
 
 from .changes import mark_changed
+from .chat import say_hand_started, say_who_won
 from .locking import lock_table
 from .time_bank import refill_time_banks
 from .turns import Turn, record
@@ -33,6 +34,9 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
         table, seats, plan, number = checked
         turn = do_deal(table, seats, plan, number, now, deck)
         mark_changed(table)
+        say_hand_started(table, number, now)
+        if turn.engine.is_over:  # the blinds put everyone all-in
+            say_who_won(table, turn.engine, now)
     return turn.hand
 
 

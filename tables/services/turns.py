@@ -27,6 +27,7 @@ from tables.selectors.hands import rebuild, running_hand
 from tables.selectors.table_state import TableState, table_state
 
 from .changes import mark_changed
+from .chat import say_who_won
 from .errors import StaleAction, TableError
 from .event_log import append_events
 from .locking import lock_table
@@ -69,6 +70,7 @@ def announce(turn: Turn) -> None:
     read); once it is settled, chips and seats moved and the screens read the table again."""
     if turn.engine.is_over:
         mark_changed(turn.table, lobby_list=turn.closed_table)
+        say_who_won(turn.table, turn.engine, turn.now)
     else:
         mark_changed(turn.table, held=turn.held_state, lobby=False)
 

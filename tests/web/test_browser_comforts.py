@@ -105,3 +105,39 @@ def test_the_time_bank_countdown_follows_the_turn_s_own(open_tab, make_table):
     run_clock_until(lambda: HandEvent.objects.filter(hand__table=table, type="timed_out").exists())
     ben.wait_for_selector("#hand-log >> text=bank_ann ran out of time")
     assert Seat.objects.get(table=table, number=1).time_bank_ms == 0
+
+
+def test_a_chat_message_reaches_the_other_player_escaped_and_a_spectator_only_reads(open_tab, make_table):
+    table = make_table(name="Chat PL")
+    alice, bob, spectator = open_tab(), open_tab(PHONE), open_tab()
+    sign_up(alice, "chat_alice")
+    sign_up(bob, "chat_bob")
+    for page in (alice, bob, spectator):
+        open_table(page, table)
+    alice.fill("#chat-text", "<img src=x onerror=alert(1)> see https://example.test")
+    alice.press("#chat-text", "Enter")
+    line = bob.locator("#chat-lines .chat-line", has_text="see https://example.test")
+    line.wait_for()
+    assert line.locator(".chat-text").inner_text() == "<img src=x onerror=alert(1)> see https://example.test"
+    assert bob.locator("#chat-lines img, #chat-lines a").count() == 0  # text, not HTML or links
+    assert alice.input_value("#chat-text") == ""  # sent: the box is empty again
+    assert alice.locator("#chat-lines .mute-form").count() == 0  # nobody mutes themselves
+    assert spectator.locator("#chat-form").count() == 0 and "Log in to chat" in spectator.inner_text("#chat")
+    spectator.locator("#chat-lines .chat-line", has_text="example.test").wait_for()
+    # Bob mutes alice: her next line does not reach him, and the list shows whom he muted.
+    bob.click("#chat-lines .mute-form button")
+    bob.wait_for_selector("#chat-mutes >> text=chat_alice")
+    alice.fill("#chat-text", "second line")
+    alice.press("#chat-text", "Enter")
+    spectator.locator("#chat-lines .chat-line", has_text="second line").wait_for()
+    catch_up(bob, spectator)
+    assert bob.locator("#chat-lines .chat-line", has_text="chat_alice").count() == 0
+    # Dealer lines, switchable: a hand starts.
+    take_seat(alice, 1, 200)
+    take_seat(bob, 2, 200)
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+    dealer = spectator.locator("#chat-lines .chat-dealer", has_text="Hand #1 starts.")
+    dealer.wait_for()
+    spectator.uncheck("#chat-dealer-lines")
+    assert dealer.is_hidden()
+    screenshots_at_both_widths(alice, "chat")

@@ -73,6 +73,12 @@ def test_through_a_showdown_hole_cards_reach_only_their_owner_until_shown(heads_
             assert f"Your hand: {mine}" in seen and theirs not in seen
         for onlooker in (spectator, watcher):
             assert "hand-readout" not in "".join(onlooker.frames) and "Your hand" not in "".join(onlooker.frames)
+        # The chat and the dealer's lines carry no card: the same line reaches everyone.
+        await alice_tab.send(action="chat", text="good game")
+        chat_frames = [await client.until("good game") for client in everyone]
+        assert len(set(chat_frames)) == 1
+        chat_and_dealer = [f for client in everyone for f in client.frames if "chat-line" in f and "felt" not in f]
+        assert leaks(chat_and_dealer, SEAT_1_CARDS + SEAT_2_CARDS) == []
         for client in everyone:
             await client.close()
 
