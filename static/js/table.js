@@ -18,6 +18,120 @@
     applyDeck(deckBox.checked);
   });
 
+  // --- Preferences kept in this browser only: a checkbox and its key.
+  function keptChoice(id, key, onChange) {
+    var box = document.getElementById(id);
+    box.checked = localStorage.getItem(key) === "1";
+    box.addEventListener("change", function () {
+      localStorage.setItem(key, box.checked ? "1" : "0");
+      if (onChange) onChange(box.checked);
+    });
+    return box;
+  }
+  var soundBox = keptChoice("turn-sound-choice", "omaha.turnSound");
+  var notifyBox = keptChoice("turn-notify-choice", "omaha.turnNotify", function (on) {
+    // Asked only when the player ticks the box.
+    if (on && window.Notification && Notification.permission === "default") Notification.requestPermission();
+  });
+  var foldConfirmBox = keptChoice("fold-confirm-choice", "omaha.foldConfirm");
+  if (localStorage.getItem("omaha.foldConfirm") === null) foldConfirmBox.checked = true; // on unless turned off
+
+  // --- The turn cue: the title flashes, an optional sound and notification, focus to the
+  // controls, and the announcer (a live region that stays in the page) says it.
+  var baseTitle = document.title;
+  var turnTitle = page.dataset.turnTitle;
+  var flashTimer = null;
+  var announcer = document.getElementById("turn-announcer");
+  function startTurnCue(controls) {
+    if (flashTimer === null) {
+      var showing = true;
+      document.title = turnTitle;
+      flashTimer = setInterval(function () {
+        showing = !showing;
+        document.title = showing ? turnTitle : baseTitle;
+      }, 1000);
+    }
+    var said = controls.querySelector(".your-turn");
+    announcer.textContent = said ? said.textContent : turnTitle;
+    if (soundBox.checked) {
+      var sound = document.getElementById("turn-sound");
+      sound.currentTime = 0;
+      var playing = sound.play();
+      if (playing && playing.catch) playing.catch(function () {}); // a browser may refuse before a click
+    }
+    if (notifyBox.checked && document.hidden && window.Notification && Notification.permission === "granted") {
+      new Notification(turnTitle);
+    }
+    if (!typing(document.activeElement)) {
+      var first = controls.querySelector(".action-buttons button[data-act]");
+      if (first) first.focus();
+    }
+  }
+  function stopTurnCue() {
+    if (flashTimer !== null) clearInterval(flashTimer);
+    flashTimer = null;
+    document.title = baseTitle;
+  }
+  function typing(element) {
+    if (!element) return false;
+    var tag = element.tagName;
+    return tag === "TEXTAREA" || tag === "SELECT" || element.isContentEditable ||
+      (tag === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(element.type));
+  }
+
+  // --- Keyboard play: never while typing (chat, the amount box, any form field).
+  function clickAct(kind) {
+    var button = document.querySelector('#controls button[data-act="' + kind + '"]');
+    if (!button) return false;
+    button.click();
+    return true;
+  }
+  function preset(label) {
+    var buttons = document.querySelectorAll("#controls .preset");
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].textContent.trim().indexOf(label) === 0) {
+        buttons[i].click();
+        var amount = document.querySelector('#controls input[name="amount"]');
+        if (amount) amount.focus();
+        return true;
+      }
+    }
+    return false;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (!document.querySelector("#controls[data-sequence]")) return;
+    var key = event.key.toLowerCase();
+    var done = false;
+    if (key === "f") done = clickAct("fold");
+    else if (key === "c") done = clickAct("check") || clickAct("call");
+    else if (key === "b" || key === "r") {
+      var amount = document.querySelector('#controls input[name="amount"]');
+      if (amount) {
+        amount.focus();
+        amount.select();
+        done = true;
+      } else {
+        var wager = document.querySelector("#controls .wager-form button[data-act]");
+        if (wager) wager.focus(); // one fixed amount (Limit): Enter confirms it
+        done = Boolean(wager);
+      }
+    } else if (key === "p") done = preset("Pot") || preset("All-in");
+    else if (key === "m") done = preset("Min");
+    if (done) event.preventDefault();
+  });
+
+  // --- Guard: folding when checking is free asks first (a preference, on unless turned off).
+  page.addEventListener("click", function (event) {
+    var fold = event.target.closest('#controls button[data-act="fold"]');
+    var controls = document.getElementById("controls");
+    if (!fold || !foldConfirmBox.checked || controls.dataset.canCheck !== "yes") return;
+    if (!window.confirm(page.dataset.foldConfirm || "You could check for free. Fold anyway?")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
   // --- Countdown (RULES 6.1): the server sends the time left; shown only in its last stretch.
   var deadline = null;
   function startCountdown() {
@@ -41,6 +155,10 @@
   var preBoxes = preActions.querySelectorAll("input[data-pre-action]");
   var lastHand = null;
   var playedSequence = null;
+  var cuedSequence = null;
+  function willPreAct() {
+    return ticked("check-fold") || ticked("call-any");
+  }
   function ticked(name) {
     var box = preActions.querySelector('[data-pre-action="' + name + '"]');
     return box.checked;
@@ -63,6 +181,11 @@
     }
     var acting = controls.dataset.sequence !== undefined;
     preActions.hidden = acting || controls.dataset.inHand !== "yes";
+    if (!acting) stopTurnCue();
+    else if (cuedSequence !== controls.dataset.sequence) {
+      cuedSequence = controls.dataset.sequence;
+      if (!willPreAct()) startTurnCue(controls);
+    }
     if (!acting || playedSequence === controls.dataset.sequence) return;
     var played = false;
     if (ticked("check-fold")) played = submitAction("check") || submitAction("fold");
@@ -124,10 +247,19 @@
     lines.scrollTop = lines.scrollHeight;
   }
 
-  // The newest line of the hand log stays in view.
+  // The newest line of the hand log stays in view, and the log's announcer says it.
+  var logAnnouncer = document.getElementById("log-announcer");
+  var lastLogLine = null;
   function scrollLog() {
     var lines = page.querySelector("#hand-log .log-lines");
-    if (lines) lines.scrollTop = lines.scrollHeight;
+    if (!lines) return;
+    lines.scrollTop = lines.scrollHeight;
+    var newest = lines.querySelector("li:last-child");
+    var text = newest ? newest.textContent.replace(/\s+/g, " ").trim() : "";
+    if (text && text !== lastLogLine) {
+      lastLogLine = text;
+      logAnnouncer.textContent = text;
+    }
   }
 
   function afterUpdate() {

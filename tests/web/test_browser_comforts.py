@@ -141,3 +141,57 @@ def test_a_chat_message_reaches_the_other_player_escaped_and_a_spectator_only_re
     spectator.uncheck("#chat-dealer-lines")
     assert dealer.is_hidden()
     screenshots_at_both_widths(alice, "chat")
+
+
+def test_the_turn_cue_and_keyboard_play(open_tab, make_table):
+    """The title flashes and focus moves to the controls when the turn comes; F, C, R, P and
+    Enter play, never while typing in the chat; a fold when checking is free asks first."""
+    table = make_table(name="Keys PL")
+    alice, bob = open_tab(), open_tab(PHONE)
+    sign_up(alice, "keys_alice")
+    sign_up(bob, "keys_bob")
+    for page in (alice, bob):
+        open_table(page, table)
+    take_seat(alice, 1, 200)
+    take_seat(bob, 2, 200)
+    base_title = alice.title()
+    assert "Keys PL" in base_title
+    assert "F fold" in alice.inner_text("#keys-help")
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+    alice.wait_for_selector("#controls[data-sequence]", state="attached")
+    alice.wait_for_function("document.title === 'Your turn — Keys PL'")
+    assert alice.evaluate("document.activeElement.dataset.act") == "fold"  # focus on the controls
+    assert "Your turn" in alice.inner_text("#turn-announcer")
+    screenshots_at_both_widths(alice, "turn-cue")
+    # Typing "c" in the chat box types it; it does not call.
+    sequence = alice.get_attribute("#controls", "data-sequence")
+    alice.click("#chat-text")
+    alice.keyboard.type("cf")
+    assert alice.input_value("#chat-text") == "cf"
+    assert alice.get_attribute("#controls", "data-sequence") == sequence
+    alice.fill("#chat-text", "")
+    # R focuses the amount, P fills the pot, Enter confirms: alice raises to 6.
+    alice.locator("#felt").click()
+    alice.keyboard.press("r")
+    assert alice.evaluate("document.activeElement.name") == "amount"
+    alice.locator("#felt").click()
+    alice.keyboard.press("p")
+    assert alice.input_value("#controls input[name=amount]") == "6"
+    alice.keyboard.press("Enter")
+    bob.wait_for_selector("#controls >> text=Call 4")
+    alice.wait_for_function("title => document.title === title", arg=base_title)  # the cue stops with the turn
+    # C calls for bob.
+    bob.locator("#felt").click()
+    bob.keyboard.press("c")
+    bob.wait_for_selector('#controls button[data-act="check"]')  # the flop: bob to check
+    assert "keys_bob calls 4" in bob.inner_text("#hand-log")
+    # F when checking is free asks first; dismissed, nothing is sent.
+    dialogs = []
+    bob.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    sequence = bob.get_attribute("#controls", "data-sequence")
+    bob.locator("#felt").click()
+    bob.keyboard.press("f")
+    assert dialogs == ["You could check for free. Fold anyway?"]
+    bob.keyboard.press("c")
+    bob.wait_for_selector(f'#controls:not([data-sequence="{sequence}"])', state="attached")
+    assert "keys_bob checks" in bob.inner_text("#hand-log")
