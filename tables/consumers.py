@@ -31,7 +31,7 @@ from .presentation.screens import screen_for
 from .selectors.chat import muted_ids, muted_players, recent_messages
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
-from .services import chat
+from .services import chat, seat_options
 from .socket_guard import GuardedConsumer
 
 # Commands that move chips: they carry the seat forms' one-time request id.
@@ -165,6 +165,14 @@ class TableConsumer(GuardedConsumer):
             services.sit_out(user=user, table_id=table_id)
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
+        elif command == "seat_options":
+            seat_options.set_seat_options(
+                user=user,
+                table_id=table_id,
+                sit_out_next_big_blind=data["sit_out_next_big_blind"],
+                leave_after_hand=data["leave_after_hand"],
+                auto_top_up_to=data["auto_top_up_to"] if data["auto_top_up"] else 0,
+            )
         elif command == "chat":
             chat.send_message(user=user, table_id=table_id, text=data["text"])
         elif command == "mute":

@@ -57,6 +57,13 @@ class NoFieldsForm(forms.Form):
     pass
 
 
+class SeatOptionsForm(forms.Form):
+    sit_out_next_big_blind = forms.BooleanField(required=False)
+    leave_after_hand = forms.BooleanField(required=False)
+    auto_top_up = forms.BooleanField(required=False)
+    auto_top_up_to = forms.IntegerField(required=False, min_value=0, max_value=MAX_CHIPS)
+
+
 class ChatForm(forms.Form):
     """The service checks the length against ``CHAT_MAX_CHARS`` (after tidying the spaces)."""
 
@@ -77,6 +84,7 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "sit_out": NoFieldsForm,
     "top_up": TopUpForm,
     "leave": NoFieldsForm,
+    "seat_options": SeatOptionsForm,
     "chat": ChatForm,
     "mute": MuteForm,
     "unmute": MuteForm,

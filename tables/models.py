@@ -186,6 +186,13 @@ class Seat(models.Model):
         default=0, help_text="Milliseconds left in the time bank, kept across hands at this seat."
     )
     hands_since_refill = models.PositiveSmallIntegerField(default=0, help_text="Hands dealt in since the last refill.")
+    sit_out_next_big_blind = models.BooleanField(
+        default=False, help_text="Play on until the big blind comes round, then sit out instead of posting it."
+    )
+    leave_after_hand = models.BooleanField(default=False, help_text="Play the current hand out, then leave.")
+    auto_top_up_to = models.PositiveIntegerField(
+        default=0, help_text="Between hands, top up from the bankroll back to this stack (0: off)."
+    )
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -18,6 +18,7 @@ from tables.selectors.hands import running_hand
 from .changes import mark_changed
 from .chat import say_hand_started, say_who_won
 from .locking import lock_table
+from .seat_options import sit_out_at_big_blind
 from .time_bank import refill_time_banks
 from .turns import Turn, record
 
@@ -53,13 +54,18 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
     }
     # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
     latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
-    plan = plan_next_hand(
-        seat_count=table.seat_count,
-        previous=[_played_positions(hand) for hand in latest],
-        candidates=[_seat_status(seat) for seat in seats.values()],
-    )
-    if plan is None:
-        return None
+    while True:
+        plan = plan_next_hand(
+            seat_count=table.seat_count,
+            previous=[_played_positions(hand) for hand in latest],
+            candidates=[_seat_status(seat) for seat in seats.values()],
+        )
+        if plan is None:
+            return None
+        big_blind = seats.get(plan.big_blind_seat)
+        if big_blind is None or not big_blind.sit_out_next_big_blind:
+            break
+        sit_out_at_big_blind(big_blind)  # and plan again without them
     return table, seats, plan, (latest[0].number + 1) if latest else 1
 
 
