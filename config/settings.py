@@ -170,6 +170,9 @@ CHAT_RATE = env.str("CHAT_RATE", default="5/10s")
 CHAT_RETENTION_HOURS = env.int("CHAT_RETENTION_HOURS", default=24)
 CHAT_RECENT_LINES = env.int("CHAT_RECENT_LINES", default=50)  # shown on (re)connecting
 
+# Seconds the first player on a full table's waiting list has to take a seat that frees.
+WAITING_LIST_OFFER_SECONDS = env.int("WAITING_LIST_OFFER_SECONDS", default=30)
+
 # --- Real time and tasks --------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:

@@ -165,6 +165,10 @@ class TableConsumer(GuardedConsumer):
             services.sit_out(user=user, table_id=table_id)
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
+        elif command == "join_waiting_list":
+            services.join_waiting_list(user=user, table_id=table_id)
+        elif command == "leave_waiting_list":
+            services.leave_waiting_list(user=user, table_id=table_id)
         elif command == "seat_options":
             seat_options.set_seat_options(
                 user=user,

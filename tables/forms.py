@@ -85,6 +85,8 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "top_up": TopUpForm,
     "leave": NoFieldsForm,
     "seat_options": SeatOptionsForm,
+    "join_waiting_list": NoFieldsForm,
+    "leave_waiting_list": NoFieldsForm,
     "chat": ChatForm,
     "mute": MuteForm,
     "unmute": MuteForm,

@@ -1,12 +1,18 @@
 """The lobby and the table page. Play itself happens over the table's websocket (consumers.py)."""
 
+import contextlib
+
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.request_ids import new_request_id
+from tables import services
 
 from .forms import seat_forms_purpose
 from .presentation.chat import chat_panel_fragments
@@ -39,6 +45,17 @@ def table_page(request, table_id: int):
     page.update({key.replace("-", "_"): mark_safe(html) for key, html in chat.items()})
     context = {"view": view, "page": page, "chat_max_chars": settings.CHAT_MAX_CHARS}
     return render(request, "tables/table.html", context)
+
+
+@require_POST
+def join_waiting_list(request, table_id: int):
+    """From the lobby (htmx): join a full table's waiting list, then go to its page to wait."""
+    table_url = reverse("table", args=[table_id])
+    if not request.user.is_authenticated:
+        return HttpResponseClientRedirect(f"{reverse('login')}?next={table_url}")
+    with contextlib.suppress(services.TableError):  # already on it, or a seat is free: the table page says which
+        services.join_waiting_list(user=request.user, table_id=table_id)
+    return HttpResponseClientRedirect(table_url)
 
 
 def how_to_play(request):

@@ -92,6 +92,11 @@ class TableView:
     hand: HandView | None = None
     clock: TurnClock | None = None
     log: list[LogLine] = field(default_factory=list)
+    waiting: tuple[tuple[int, datetime | None], ...] = ()  # (player id, offered until) in line order
+    now: datetime | None = None
+
+    def offers_to_others(self, user_id: int | None) -> int:
+        return sum(1 for player, until in self.waiting if until is not None and until > self.now and player != user_id)
 
     @property
     def version(self) -> int:
@@ -110,7 +115,8 @@ class TableView:
 def public_view(state: TableState, now: datetime) -> TableView:
     table = state.table
     seats = [_seat_view(number, state.seats.get(number), table) for number in range(1, table.seat_count + 1)]
-    view = TableView(table=table, seats=seats)
+    waiting = tuple((entry.player_id, entry.offered_until) for entry in state.waiting_list)
+    view = TableView(table=table, seats=seats, waiting=waiting, now=now)
     if state.hand is not None:
         _add_hand(view, state, now)
     return view

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
@@ -46,6 +47,17 @@ class ViewerView:
     readout: HandReadout | None = None  # their hand in words, only on their own screen
     top_up_room: int = 0  # chips the seated viewer may still add before reaching the table maximum
     default_buy_in: int = 0
+    waiting_position: int | None = None  # 1: first in line on the waiting list
+    seat_offered_until: datetime | None = None  # a free seat is held for this viewer until then
+    can_join_waiting_list: bool = False
+
+    @property
+    def offer_seconds_left(self) -> int:
+        return (
+            0 if self.seat_offered_until is None else max(0, int((self.seat_offered_until - self.now).total_seconds()))
+        )
+
+    now: datetime | None = None
 
     @property
     def bottom_seat(self) -> int:
@@ -59,7 +71,11 @@ def viewer_view(state: TableState, public: TableView, user_id: int | None, bankr
     me = ViewerView(logged_in=user_id is not None, seat=seat)
     if seat is None:
         me.bankroll = bankroll if user_id is not None else None
-        me.can_sit_down = me.bankroll is not None and public.seats_open
+        me.now = public.now
+        free_for_me = len(public.free_seats) - public.offers_to_others(user_id)
+        me.can_sit_down = me.bankroll is not None and public.seats_open and free_for_me > 0
+        if user_id is not None:
+            _add_waiting(me, public, user_id, free_for_me)
         me.default_buy_in = min(state.table.max_buy_in, me.bankroll or 0)
         return me
     me.top_up_room = max(0, state.table.max_buy_in - seat.stack - seat.pending_top_up)
@@ -94,3 +110,17 @@ def _best_so_far(played: dict, board: list[str]) -> tuple[str, list[str]] | None
         return None
     best = best_hand(parse_cards(played["cards"]), parse_cards(board))
     return hand_in_words(best.words), format_cards(best.value.cards)
+
+
+def _add_waiting(me: ViewerView, public: TableView, user_id: int, free_for_me: int) -> None:
+    """Where the viewer is on the waiting list, a seat held for them, or whether they may join it."""
+    line = [player for player, _until in public.waiting]
+    if user_id in line:
+        me.waiting_position = line.index(user_id) + 1
+        until = public.waiting[me.waiting_position - 1][1]
+        if until is not None and public.now is not None and until > public.now:
+            me.seat_offered_until = until
+    table = public.table
+    me.can_join_waiting_list = (
+        me.waiting_position is None and table.is_active and not table.closing and free_for_me <= 0
+    )

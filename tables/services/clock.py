@@ -20,6 +20,7 @@ from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 from .dealing import start_hand_if_due
 from .time_bank import start_time_bank
 from .turns import Turn, announce, check_timeout, do_action
+from .waiting_list import expire_offers
 
 READY_STATES = (Seat.State.PLAYING, Seat.State.WAITING_FOR_BIG_BLIND)
 
@@ -65,11 +66,12 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
 
 
 def run_clock(*, now: datetime | None = None) -> None:
-    """One tick of the table clock: expire overdue turns, start hands that are due."""
+    """One tick of the table clock: expire overdue turns and waiting-list offers, start hands that are due."""
     now = now or timezone.now()
     overdue = Hand.objects.filter(state=Hand.State.RUNNING, turn_deadline__lte=now).values_list("table_id", "sequence")
     for table_id, sequence in overdue:
         expire_turn(table_id=table_id, sequence=sequence, now=now)
+    expire_offers(now=now)
     due = (
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))

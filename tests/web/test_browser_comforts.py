@@ -6,7 +6,7 @@ import time
 import pytest
 
 from tables import services
-from tables.models import Hand, HandEvent, Seat
+from tables.models import Hand, HandEvent, Seat, WaitingListEntry
 
 from ..support.browser import (
     DESKTOP,
@@ -195,3 +195,31 @@ def test_the_turn_cue_and_keyboard_play(open_tab, make_table):
     bob.keyboard.press("c")
     bob.wait_for_selector(f'#controls:not([data-sequence="{sequence}"])', state="attached")
     assert "keys_bob checks" in bob.inner_text("#hand-log")
+
+
+def test_the_waiting_list_offers_the_free_seat(open_tab, make_table):
+    table = make_table(name="Full HU", seat_count=2)
+    alice, bob, carol = open_tab(), open_tab(), open_tab(PHONE)
+    sign_up(alice, "wl_alice")
+    sign_up(bob, "wl_bob")
+    sign_up(carol, "wl_carol")
+    for page, seat in ((alice, 1), (bob, 2)):
+        open_table(page, table)
+        take_seat(page, seat, 100)
+    # Carol joins from the lobby: the table is full, the lobby shows the list's length.
+    carol.goto("/")
+    carol.click(f"#lobby-table-{table.pk} button.join-waiting")
+    carol.wait_for_url(f"**/tables/{table.pk}/")
+    carol.wait_for_function("window.socketOpen === true")
+    carol.wait_for_selector("#seat-panel >> text=You are number 1 on the waiting list.")
+    screenshots_at_both_widths(carol, "waiting-list")
+    alice.goto("/")
+    alice.wait_for_selector(f"#lobby-table-{table.pk} >> text=1 waiting")
+    # Bob leaves: the seat is offered to carol, who takes it.
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#seat-panel button.danger")
+    carol.wait_for_selector("#seat-panel .seat-offer")
+    assert "take it within" in carol.inner_text("#seat-panel .seat-offer")
+    screenshots_at_both_widths(carol, "waiting-list-offer")
+    take_seat(carol, 2, 100)
+    assert WaitingListEntry.objects.filter(table=table).count() == 0
