@@ -31,7 +31,7 @@ from .presentation.screens import screen_for
 from .selectors.chat import muted_ids, muted_players, recent_messages
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
-from .services import chat, seat_options
+from .services import chat, seat_options, showing
 from .socket_guard import GuardedConsumer
 
 # Commands that move chips: they carry the seat forms' one-time request id.
@@ -165,6 +165,8 @@ class TableConsumer(GuardedConsumer):
             services.sit_out(user=user, table_id=table_id)
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
+        elif command == "show_cards":
+            showing.show_cards(user=user, table_id=table_id)
         elif command == "join_waiting_list":
             services.join_waiting_list(user=user, table_id=table_id)
         elif command == "leave_waiting_list":

@@ -86,6 +86,7 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "leave": NoFieldsForm,
     "seat_options": SeatOptionsForm,
     "join_waiting_list": NoFieldsForm,
+    "show_cards": NoFieldsForm,
     "leave_waiting_list": NoFieldsForm,
     "chat": ChatForm,
     "mute": MuteForm,

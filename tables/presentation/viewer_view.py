@@ -45,6 +45,7 @@ class ViewerView:
     controls: ActionControls | None = None
     dealt_line: LogLine | None = None  # "Dealt to you:", in the hand log's place for it
     readout: HandReadout | None = None  # their hand in words, only on their own screen
+    can_show_cards: bool = False  # they won the latest hand uncontested and may show (RULES 5.1)
     top_up_room: int = 0  # chips the seated viewer may still add before reaching the table maximum
     default_buy_in: int = 0
     waiting_position: int | None = None  # 1: first in line on the waiting list
@@ -99,6 +100,7 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
         me.dealt_line = LogLine(DEALT_TO_YOU, "private", card_views(played["cards"]))
     running = not public.hand.is_over
+    me.can_show_cards = not running and state.engine.can_show_uncontested(hand_seat)
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
         me.controls = action_controls(projection, state.hand.sequence)

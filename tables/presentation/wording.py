@@ -27,6 +27,7 @@ from tables.engine.events import (
     Became,
     BlindKind,
     BlindPosted,
+    CardsShown,
     Event,
     EventType,
     HandEnded,
@@ -242,6 +243,12 @@ def _hand_ended(words: HandWords, event: HandEnded) -> Said:
     return ((), f"The hand is over: {changes}.")
 
 
+def _cards_shown(words: HandWords, event: CardsShown) -> Said:
+    """After the hand: the winner nobody called chose to show."""
+    who = words.name(event["seat"])
+    return (((f"{who} shows:", tuple(event["cards"])),), f"{who} shows {bracketed_cards(event['cards'])}.")
+
+
 SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {
     EventType.HAND_STARTED: _hand_started,
     EventType.BLIND_POSTED: _blind_posted,
@@ -255,5 +262,6 @@ SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {
     EventType.HAND_MUCKED: _hand_mucked,
     EventType.POT_AWARDED: _pot_awarded,
     EventType.HAND_ENDED: _hand_ended,
+    EventType.CARDS_SHOWN: _cards_shown,
 }
 """Every event type's words, in both forms."""
