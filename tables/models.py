@@ -50,6 +50,9 @@ class Table(models.Model):
     time_bank_cap_seconds = models.PositiveSmallIntegerField(
         default=0, help_text="The most a time bank holds. 0 turns the time bank off."
     )
+    waiting_count = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Players on the waiting list (kept by the waiting list's service)."
+    )
     is_active = models.BooleanField(default=True, help_text="Closed tables accept no players and start no hands.")
     closing = models.BooleanField(default=False, help_text="Set by the close action: close after the current hand.")
     version = models.PositiveBigIntegerField(default=0, help_text="Bumped by every change; screens re-render on it.")

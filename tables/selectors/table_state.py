@@ -47,7 +47,7 @@ def table_state(
     table: Table, seats: dict[int, Seat], hand: Hand | None, engine: EngineHand | None = None
 ) -> TableState:
     """The state of a table whose rows the caller holds; ``engine``: the hand, if already replayed."""
-    waiting = tuple(WaitingListEntry.objects.filter(table=table))
+    waiting = tuple(WaitingListEntry.objects.filter(table=table)) if table.waiting_count else ()
     if hand is None:
         return TableState(table, seats, None, {}, None, waiting)
     key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id

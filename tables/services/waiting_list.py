@@ -33,6 +33,7 @@ def join_waiting_list(*, user, table_id: int, now: datetime | None = None) -> Wa
         if seats_free_for(table, user, now) > 0:
             raise TableError("A seat is free: take it.")
         entry = WaitingListEntry.objects.create(table=table, player=user, joined_at=now)
+        _recount(table)
         mark_changed(table)
     return entry
 
@@ -44,6 +45,7 @@ def leave_waiting_list(*, user, table_id: int, now: datetime | None = None) -> N
         deleted, _ = WaitingListEntry.objects.filter(table=table, player=user).delete()
         if not deleted:
             raise TableError("You are not on the waiting list.")
+        _recount(table)
         offer_free_seats(table, now)
         mark_changed(table)
 
@@ -64,13 +66,18 @@ def seats_free_for(table: Table, user, now: datetime) -> int:
 
 def seat_taken_by(table: Table, user) -> None:
     """``user`` sat down: off the list (their offer, if any, is used)."""
-    WaitingListEntry.objects.filter(table=table, player=user).delete()
+    if table.waiting_count and WaitingListEntry.objects.filter(table=table, player=user).delete()[0]:
+        _recount(table)
 
 
 def offer_free_seats(table: Table, now: datetime) -> bool:
     """Drop the offers that ran out, then offer each free seat not under offer to the next in
     line (the caller holds the table lock). Returns whether anything changed."""
+    if not table.waiting_count:
+        return False
     expired, _ = WaitingListEntry.objects.filter(table=table, offered_until__lte=now).delete()
+    if expired:
+        _recount(table)
     entries = list(WaitingListEntry.objects.filter(table=table))
     running = sum(1 for entry in entries if entry.offered_until is not None)
     to_offer = max(0, free_seat_count(table) - running)
@@ -91,3 +98,9 @@ def expire_offers(*, now: datetime | None = None) -> None:
             table = lock_table(table_id)
             if offer_free_seats(table, now):
                 mark_changed(table)
+
+
+def _recount(table: Table) -> None:
+    """Keep the table's count of waiting players (the screens read the list only when it has some)."""
+    table.waiting_count = WaitingListEntry.objects.filter(table=table).count()
+    table.save(update_fields=["waiting_count"])
