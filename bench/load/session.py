@@ -110,6 +110,7 @@ class PlayResult:
             "unexpected_closes": s.unexpected_closes,
             "comebacks": s.comebacks,
             "top_ups": s.top_ups,
+            "chat_messages": s.chats,
             "frames_received": s.frames,
             "refusals": dict(s.refusals.most_common()),
             "max_overdue_hands_seen": self.max_overdue_seen,

@@ -34,6 +34,8 @@
     if (on && window.Notification && Notification.permission === "default") Notification.requestPermission();
   });
   var foldConfirmBox = keptChoice("fold-confirm-choice", "omaha.foldConfirm");
+  var bigBetConfirmBox = keptChoice("big-bet-confirm-choice", "omaha.bigBetConfirm"); // off unless ticked
+  var amountSetByKey = false;
   if (localStorage.getItem("omaha.foldConfirm") === null) foldConfirmBox.checked = true; // on unless turned off
 
   // --- The turn cue: the title flashes, an optional sound and notification, focus to the
@@ -91,6 +93,7 @@
     for (var i = 0; i < buttons.length; i++) {
       if (buttons[i].textContent.trim().indexOf(label) === 0) {
         buttons[i].click();
+        amountSetByKey = true;
         var amount = document.querySelector('#controls input[name="amount"]');
         if (amount) amount.focus();
         return true;
@@ -131,6 +134,24 @@
       event.stopImmediatePropagation();
     }
   }, true);
+
+  // --- Guard: a wager of more than half the stack, its amount set by a key, asks once (a
+  // preference, off unless ticked). Caught before the websocket extension sends the form.
+  page.addEventListener("submit", function (event) {
+    var form = event.target.closest("#controls .wager-form");
+    if (!form || !amountSetByKey || !bigBetConfirmBox.checked) return;
+    amountSetByKey = false; // once
+    var controls = document.getElementById("controls");
+    var amount = form.querySelector('input[name="amount"]');
+    var putIn = Number(amount ? amount.value : 0) - Number(controls.dataset.bet || 0);
+    if (putIn * 2 > Number(controls.dataset.stack || 0) && !window.confirm(page.dataset.bigBetConfirm)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  page.addEventListener("input", function (event) {
+    if (event.target.name === "amount") amountSetByKey = false; // typed by hand
+  });
 
   // --- Countdown (RULES 6.1): the server sends the time left; shown only in its last stretch.
   var deadline = null;

@@ -223,3 +223,47 @@ def test_the_waiting_list_offers_the_free_seat(open_tab, make_table):
     screenshots_at_both_widths(carol, "waiting-list-offer")
     take_seat(carol, 2, 100)
     assert WaitingListEntry.objects.filter(table=table).count() == 0
+
+
+def test_seat_choices_the_big_bet_guard_and_showing_after_an_uncalled_win(open_tab, make_table):
+    """Auto top-up and leave-after-this-hand from the seat panel; P then Enter past half the stack
+    asks once when that guard is ticked; the winner nobody called shows their cards."""
+    table = make_table(name="Choices PL", min_buy_in=10)
+    alice, bob = open_tab(), open_tab(PHONE)
+    sign_up(alice, "ch_alice")
+    sign_up(bob, "ch_bob")
+    for page, seat in ((alice, 1), (bob, 2)):
+        open_table(page, table)
+        take_seat(page, seat, 10 if page is alice else 200)
+    alice.check("#seat-panel .seat-options-form input[name=auto_top_up]")  # back to 200 (the default box value)
+    run_until(lambda: Seat.objects.get(table=table, number=1).auto_top_up_to == 200)
+    alice.check("#big-bet-confirm-choice")
+    in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
+    alice.wait_for_selector('#controls button[data-act="raise"]')
+    dialogs = []
+    alice.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    alice.locator("#felt").click()
+    alice.keyboard.press("p")  # a pot raise to 6 puts in 5: more than half of the 9 behind
+    alice.keyboard.press("Enter")
+    assert dialogs == ["That puts in more than half your stack. Send it?"]
+    alice.keyboard.press("Enter")  # asked once: this time it goes
+    bob.wait_for_selector('#controls button[data-act="fold"]')
+    bob.click('#controls button[data-act="fold"]')
+    # Alice won uncontested: she may show; the top-up brought her back to 200.
+    alice.wait_for_selector("#controls .show-cards-form button")
+    alice.wait_for_selector("#seat-panel >> text=Seat 1 · 200 chips")
+    alice.click("#controls .show-cards-form button")
+    bob.wait_for_selector("#hand-log >> text=ch_alice shows:")
+    assert set(cards_on(bob, "#felt .seat[data-seat='1'] [data-card]")) == {"Kd", "Kh", "2c", "4s"}
+    screenshots_at_both_widths(bob, "shown-after-uncalled-win")
+    # Leave after this hand, between hands: she leaves at once with her chips.
+    alice.check("#seat-panel .seat-options-form input[name=leave_after_hand]")
+    alice.wait_for_selector("#sit-form")
+    assert not Seat.objects.filter(table=table, number=1).exists()
+
+
+def run_until(predicate, seconds=8):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not predicate():
+        time.sleep(0.1)
+    assert predicate()

@@ -78,7 +78,7 @@ def test_the_wager_form_sends_the_action_as_its_text(variant, deal, kind):
     controls = controls_for(deal(variant))
     assert controls.wager_kind == kind
     controls_html = engines["fragments"].env.get_template("tables/controls.html")
-    me = SimpleNamespace(controls=controls, my_cards=[], in_running_hand=True, readout=None)
+    me = SimpleNamespace(controls=controls, my_cards=[], in_running_hand=True, readout=None, own_seat=None)
     html = controls_html.render({"me": me, "view": SimpleNamespace(hand=None, clock=None)})
     assert f'name="action" value="{kind}"' in html and f'data-act="{kind}"' in html
     assert "ActionKind" not in html
