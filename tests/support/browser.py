@@ -49,7 +49,8 @@ def sign_up(page, username):
 def open_table(page, table):
     page.goto("/")
     page.get_by_role("link", name=f"Join {table.name}").click()
-    page.wait_for_function("window.socketOpen === true")
+    # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
+    page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
 
 
 def take_seat(page, seat_number, buy_in):
