@@ -32,10 +32,15 @@ class BankrollAdjustmentForm(IdempotentForm):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = ("username", "email", "is_staff", "is_active", "bankroll_chips", "date_joined")
+    list_display = ("username", "email", "is_staff", "is_active", "chat_muted", "bankroll_chips", "date_joined")
+    list_filter = (*DjangoUserAdmin.list_filter, "chat_muted")
     readonly_fields = ("bankroll_link",)
-    fieldsets = (*DjangoUserAdmin.fieldsets, ("Play money", {"fields": ("bankroll_link",)}))
-    actions = ["adjust_bankroll"]
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        ("Play money", {"fields": ("bankroll_link",)}),
+        ("Chat", {"fields": ("chat_muted",)}),
+    )
+    actions = ["adjust_bankroll", "mute_in_chat", "unmute_in_chat"]
 
     def get_queryset(self, request):
         balance = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=OuterRef("pk")).values("balance")
@@ -58,6 +63,16 @@ class UserAdmin(DjangoUserAdmin):
             self.message_user(request, "Select exactly one player to adjust.", messages.ERROR)
             return None
         return redirect("admin:accounts_user_adjust_bankroll", queryset.get().pk)
+
+    @admin.action(description="Mute the selected players in chat, at every table")
+    def mute_in_chat(self, request, queryset):
+        count = queryset.update(chat_muted=True)
+        self.message_user(request, f"{count} muted in chat.")
+
+    @admin.action(description="Let the selected players write in chat again")
+    def unmute_in_chat(self, request, queryset):
+        count = queryset.update(chat_muted=False)
+        self.message_user(request, f"{count} may write in chat again.")
 
     def get_urls(self):
         extra = [

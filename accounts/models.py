@@ -26,6 +26,11 @@ class User(AbstractUser):
         choices=settings.LANGUAGES,
         help_text=_("The language the room speaks to this player (empty: their browser's)."),
     )
+    chat_muted = models.BooleanField(
+        default=False,
+        verbose_name=_("muted in chat"),
+        help_text=_("Set by staff: the player can read the chat at every table but not write in it."),
+    )
 
     class Meta:
         db_table = "accounts_user"

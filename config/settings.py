@@ -164,6 +164,16 @@ CHIPS_SIGNUP_GRANT = env.int("CHIPS_SIGNUP_GRANT", default=10_000)
 CHIPS_RELOAD_BELOW = env.int("CHIPS_RELOAD_BELOW", default=1_000)
 CHIPS_RELOAD_EVERY = timedelta(hours=env.float("CHIPS_RELOAD_EVERY_HOURS", default=6))
 
+# --- Table chat -------------------------------------------------------------
+CHAT_MAX_CHARS = env.int("CHAT_MAX_CHARS", default=200)
+# Messages one player may send, over every table, per window: "N/s", "N/m", "N/h", or e.g. "5/10s".
+CHAT_RATE = env.str("CHAT_RATE", default="5/10s")
+CHAT_RETENTION_HOURS = env.int("CHAT_RETENTION_HOURS", default=24)
+CHAT_RECENT_LINES = env.int("CHAT_RECENT_LINES", default=50)  # shown on (re)connecting
+
+# Seconds the first player on a full table's waiting list has to take a seat that frees.
+WAITING_LIST_OFFER_SECONDS = env.int("WAITING_LIST_OFFER_SECONDS", default=30)
+
 # --- Real time and tasks --------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 # "pubsub": a message to a group is published once and every process subscribed to it
@@ -231,6 +241,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # The table clock: expire overdue turns and start due hands, every second (RULES 6).
 CELERY_BEAT_SCHEDULE = {
     "table-clock": {"task": "tables.tasks.tick", "schedule": 1.0, "options": {"expires": 5}},
+    "chat-pruning": {"task": "tables.tasks.prune_chat", "schedule": 3600.0, "options": {"expires": 600}},
 }
 
 # --- I18n, static ---------------------------------------------------------

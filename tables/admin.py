@@ -52,6 +52,17 @@ class TableAdmin(admin.ModelAdmin):
         ("Stakes", {"fields": ("stake_small", "stake_big", "small_blind_override")}),
         ("Seats and buy-in", {"fields": ("seat_count", "min_buy_in", "max_buy_in")}),
         ("Clock (RULES 6)", {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds")}),
+        (
+            "Time bank",
+            {
+                "fields": (
+                    "time_bank_initial_seconds",
+                    "time_bank_refill_seconds",
+                    "time_bank_refill_hands",
+                    "time_bank_cap_seconds",
+                )
+            },
+        ),
         ("State", {"fields": ("version", "next_hand_at"), "classes": ("collapse",)}),
     )
     inlines = [SeatInline]

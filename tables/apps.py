@@ -8,6 +8,8 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # The services announce every change; the notify layer pushes the screens.
         from . import notify
-        from .services import changes
+        from .services import changes, chat
 
         changes.subscribe(notify.on_table_change)
+        chat.subscribe(notify.on_chat_message)
+        chat.subscribe_mutes(notify.on_mutes_changed)

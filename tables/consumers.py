@@ -36,12 +36,15 @@ from tables.notify import LOBBY_GROUP, player_group, table_group
 from tables.services import presence
 
 from . import sockets
-from .forms import PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from .forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from .presentation.chat import chat_panel_fragments
 from .presentation.deltas import Seen
 from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from .presentation.screens import screen_for
+from .selectors.chat import muted_ids, muted_players, recent_messages
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
+from .services import chat, seat_options, showing
 from .services.errors import refusal_text
 from .socket_guard import GuardedConsumer
 
@@ -107,6 +110,7 @@ class TableConsumer(GuardedConsumer):
         self.spectator_key = None  # None while seated: a player's own fragments come rendered
         self.showing_error = False
         self.presence = ()
+        self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_active=True).exists)():
             await self.close()
             return
@@ -122,7 +126,8 @@ class TableConsumer(GuardedConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         if self.presence:
             await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
-        await self.send_snapshot()  # a reconnect or a second tab catches up here
+        # A reconnect or a second tab catches up here, the recent chat in the same frame.
+        await self.send_snapshot(extra=await database_sync_to_async(self.chat_snapshot)())
 
     async def disconnect(self, code):
         was_counted = bool(self.counted)
@@ -139,7 +144,7 @@ class TableConsumer(GuardedConsumer):
         try:
             command, data = parse_frame(text_data)
             if not self.user.is_authenticated:
-                raise FrameError(gettext("Log in to play."))
+                raise FrameError(gettext("Log in to chat.") if command in CHAT_COMMANDS else gettext("Log in to play."))
             if command in KEYED_COMMANDS:
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
@@ -199,6 +204,26 @@ class TableConsumer(GuardedConsumer):
             services.sit_out(user=user, table_id=table_id)
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
+        elif command == "show_cards":
+            showing.show_cards(user=user, table_id=table_id)
+        elif command == "join_waiting_list":
+            services.join_waiting_list(user=user, table_id=table_id)
+        elif command == "leave_waiting_list":
+            services.leave_waiting_list(user=user, table_id=table_id)
+        elif command == "seat_options":
+            seat_options.set_seat_options(
+                user=user,
+                table_id=table_id,
+                sit_out_next_big_blind=data["sit_out_next_big_blind"],
+                leave_after_hand=data["leave_after_hand"],
+                auto_top_up_to=data["auto_top_up_to"] if data["auto_top_up"] else 0,
+            )
+        elif command == "chat":
+            chat.send_message(user=user, table_id=table_id, text=data["text"])
+        elif command == "mute":
+            chat.mute(user=user, player_id=data["player"])
+        elif command == "unmute":
+            chat.unmute(user=user, player_id=data["player"])
 
     async def renew_request_id(self) -> None:
         """The seat forms' request id was used: the forms on the page get a fresh one, so a
@@ -254,7 +279,27 @@ class TableConsumer(GuardedConsumer):
             return
         await self.send_fragments(version, {**public, **own})
 
-    async def send_snapshot(self):
+    async def chat_message(self, event):
+        """A new line for every socket of the table, unless this viewer muted its author."""
+        if event["author_id"] is None or event["author_id"] not in self.muted:
+            await self.send_html(in_language(event["html"], self.language))
+
+    async def chat_mutes(self, event):
+        """This viewer muted or unmuted someone (in any tab): the chat again without them."""
+        await self.send_chat()
+
+    async def send_chat(self):
+        await self.send_html(await database_sync_to_async(self.chat_snapshot)())
+
+    def chat_snapshot(self) -> str:
+        viewer_id = self.user.pk if self.user.is_authenticated else None
+        self.muted = muted_ids(viewer_id)
+        fragments = chat_panel_fragments(
+            recent_messages(self.table_id, self.muted), logged_in=viewer_id is not None, muted=muted_players(viewer_id)
+        )
+        return "".join(fragments.values())
+
+    async def send_snapshot(self, extra: str = ""):
         rendered = await database_sync_to_async(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()
@@ -263,14 +308,17 @@ class TableConsumer(GuardedConsumer):
         self.spectator_key = None if screens.players else screens.spectator_key
         public = screens.public[self.language]
         self.seen.add({**public, **own})
-        await self.send_fragments(screens.version, {**public, **own})
+        await self.send_fragments(screens.version, {**public, **own}, extra)
 
     def snapshot(self):
         state = load_table_state(self.table_id)
         return None if state is None else screen_for(state, self.user, timezone.now())
 
-    async def send_fragments(self, version: int, fragments: dict[str, str]) -> None:
+    async def send_fragments(self, version: int, fragments: dict[str, str], extra: str = "") -> None:
+        """``extra``: more fragments for the same frame (the chat, on connecting)."""
         if version < self.sent_version:
+            if extra:
+                await self.send_html(extra)
             return  # a snapshot read after this change already showed it
         changed = {key: html for key, html in fragments.items() if self.sent.get(key) != html}
         for public_key in [key for key in changed if key in PATCHES]:
@@ -283,5 +331,5 @@ class TableConsumer(GuardedConsumer):
         self.sent_version = version
         if "seat-panel" in changed:
             changed["seat-panel"] = changed["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id)
-        if changed:
-            await self.send_html("".join(changed.values()))
+        if changed or extra:
+            await self.send_html("".join(changed.values()) + extra)

@@ -67,6 +67,26 @@ class NoFieldsForm(forms.Form):
     pass
 
 
+class SeatOptionsForm(forms.Form):
+    sit_out_next_big_blind = forms.BooleanField(required=False)
+    leave_after_hand = forms.BooleanField(required=False)
+    auto_top_up = forms.BooleanField(required=False)
+    auto_top_up_to = forms.IntegerField(required=False, min_value=0, max_value=MAX_CHIPS)
+
+
+class ChatForm(forms.Form):
+    """The service checks the length against ``CHAT_MAX_CHARS`` (after tidying the spaces)."""
+
+    text = forms.CharField(required=False, strip=False, max_length=MAX_FRAME_CHARS)
+
+
+class MuteForm(forms.Form):
+    player = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+CHAT_COMMANDS = ("chat", "mute", "unmute")
+
+
 FRAME_FORMS: dict[str, type[forms.Form]] = {
     **dict.fromkeys(PLAY_ACTIONS, ActionForm),
     "sit": TakeSeatForm,
@@ -74,6 +94,13 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "sit_out": NoFieldsForm,
     "top_up": TopUpForm,
     "leave": NoFieldsForm,
+    "seat_options": SeatOptionsForm,
+    "join_waiting_list": NoFieldsForm,
+    "show_cards": NoFieldsForm,
+    "leave_waiting_list": NoFieldsForm,
+    "chat": ChatForm,
+    "mute": MuteForm,
+    "unmute": MuteForm,
 }
 
 

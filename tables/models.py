@@ -51,6 +51,20 @@ class Table(models.Model):
     reconnect_grace_seconds = models.PositiveSmallIntegerField(
         default=20, help_text=_("Extra time, once per turn, for a player who reconnects.")
     )
+    time_bank_initial_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=_("Time bank a player starts with on sitting down: extra seconds once the time to act runs out."),
+    )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Seconds added to a player's time bank every so many hands dealt in.")
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(default=10, help_text=_("Hands dealt in per refill."))
+    time_bank_cap_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text=_("The most a time bank holds. 0 turns the time bank off.")
+    )
+    waiting_count = models.PositiveIntegerField(
+        default=0, editable=False, help_text=_("Players on the waiting list (kept by the waiting list's service).")
+    )
     is_active = models.BooleanField(default=True, help_text=_("Closed tables accept no players and start no hands."))
     closing = models.BooleanField(default=False, help_text=_("Set by the close action: close after the current hand."))
     version = models.PositiveBigIntegerField(default=0, help_text=_("Bumped by every change; screens re-render on it."))
@@ -89,6 +103,17 @@ class Table(models.Model):
     def time_to_act(self) -> int:
         return self.action_seconds + self.countdown_seconds
 
+    @property
+    def has_time_bank(self) -> bool:
+        return self.time_bank_cap_seconds > 0 and (
+            self.time_bank_initial_seconds > 0 or self.time_bank_refill_seconds > 0
+        )
+
+    @property
+    def initial_time_bank_ms(self) -> int:
+        """What a player sitting down starts with: the initial bank within the cap (0: no bank)."""
+        return min(self.time_bank_initial_seconds, self.time_bank_cap_seconds) * 1000
+
     def clean(self) -> None:
         """The table's own limits here; the stakes by the engine's rules (``check_stakes``)."""
         errors: dict[str, object] = {}
@@ -99,6 +124,8 @@ class Table(models.Model):
             }
         if self.min_buy_in is not None and self.max_buy_in is not None and self.max_buy_in < self.min_buy_in:
             errors["max_buy_in"] = _("The maximum buy-in must be at least the minimum buy-in.")
+        if self.time_bank_refill_seconds and not self.time_bank_refill_hands:
+            errors["time_bank_refill_hands"] = _("A refill needs a number of hands (at least 1).")
         if self.small_blind_override is not None and self.variant != self.Variant.LIMIT:
             errors["small_blind_override"] = _("Only Limit tables may override the small blind.")
         elif self.variant and self.stake_small and self.stake_big:
@@ -173,6 +200,19 @@ class Seat(models.Model):
     pending_sit_out = models.BooleanField(default=False)
     pending_top_up = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True, help_text=_("When the player's last socket closed."))
+    time_bank_ms = models.PositiveIntegerField(
+        default=0, help_text=_("Milliseconds left in the time bank, kept across hands at this seat.")
+    )
+    hands_since_refill = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Hands dealt in since the last refill.")
+    )
+    sit_out_next_big_blind = models.BooleanField(
+        default=False, help_text=_("Play on until the big blind comes round, then sit out instead of posting it.")
+    )
+    leave_after_hand = models.BooleanField(default=False, help_text=_("Play the current hand out, then leave."))
+    auto_top_up_to = models.PositiveIntegerField(
+        default=0, help_text=_("Between hands, top up from the bankroll back to this stack (0: off).")
+    )
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -213,6 +253,9 @@ class Hand(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     grace_given = models.BooleanField(default=False, help_text=_("RULES 6.3: reconnect grace used this turn."))
+    time_bank_started_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When this turn's time ran out and the player's time bank started.")
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -328,3 +371,75 @@ class Installation(models.Model):
     def current(cls) -> "Installation":
         installation, _ = cls.objects.get_or_create(pk=1)
         return installation
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat: a player's message, or the dealer's (a hand started, who won).
+
+    A dealer line keeps what it says as ``params`` (worded in each reader's language when
+    shown); a player's keeps their ``text`` as typed, shown escaped. Lines older than
+    ``CHAT_RETENTION_HOURS`` are pruned.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("Player")
+        HAND_STARTED = "hand_started", _("Hand started")
+        POT_WON = "pot_won", _("Pot won")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PLAYER)
+    text = models.CharField(max_length=500, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["table", "-id"], name="chat_recent_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} chat #{self.pk}"
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.kind != self.Kind.PLAYER
+
+
+class ChatMute(models.Model):
+    """``owner`` no longer sees ``muted``'s chat messages, at any table."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "muted"], name="chat_mute_once"),
+            models.CheckConstraint(condition=~Q(owner=F("muted")), name="chat_mute_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner} mutes {self.muted}"
+
+
+class WaitingListEntry(models.Model):
+    """A player waiting for a seat at a full table, first come first served.
+
+    When a seat frees, the first in line without an offer is offered it until
+    ``offered_until`` (``WAITING_LIST_OFFER_SECONDS``); nobody else may take it meanwhile.
+    An offer that runs out takes the player off the list and goes to the next.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting_list")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waiting_for")
+    joined_at = models.DateTimeField()
+    offered_until = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["table", "player"], name="waiting_once_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.table}"

@@ -20,7 +20,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone, translation
 
+from accounts.socket_sessions import user_group
+from tables.models import ChatMessage
 from tables.outages import OUTAGES, describe
+from tables.presentation.chat import chat_append_fragment
 from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import room_languages, screens
@@ -112,3 +115,21 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
     failed = next((result for result in results if isinstance(result, BaseException)), None)
     if failed is not None:
         raise failed
+
+
+def on_chat_message(message: ChatMessage) -> None:
+    """A chat line, rendered once, to every socket of its table (each drops its muted authors').
+    Subscribed to ``tables.services.chat`` by ``tables.apps``."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    html = in_every_language(lambda: chat_append_fragment(message))  # a dealer line is worded per reader
+    event = {"type": "chat.message", "html": html, "author_id": message.author_id}
+    async_to_sync(layer.group_send)(table_group(message.table_id), event)
+
+
+def on_mutes_changed(owner_id: int) -> None:
+    """Every socket of the player shows the chat again without the players they muted."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})

@@ -117,6 +117,9 @@ class GuardedConsumer(RecoveringConsumer):
         await self.send_html(error_fragment(message))
         await self.close(code=code)
 
+    async def chat_mutes(self, event) -> None:
+        """A player's mutes changed (sent to all their sockets): only table pages show the chat."""
+
     async def session_ended(self, event) -> None:
         await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
 

@@ -1,4 +1,4 @@
-"""Celery tasks: the table clock, run every second by beat (see CELERY_BEAT_SCHEDULE)."""
+"""Celery tasks run by beat (see CELERY_BEAT_SCHEDULE): the table clock every second, chat pruning hourly."""
 
 import logging
 
@@ -6,6 +6,7 @@ from celery import shared_task
 from django.db import close_old_connections
 
 from .outages import DATABASE_ERRORS, describe
+from .services import chat
 from .services.clock import run_clock
 
 logger = logging.getLogger(__name__)
@@ -20,3 +21,8 @@ def tick() -> None:
         # was applied stays applied and the next tick (a second later) applies the rest once.
         logger.warning("table clock: %s; the next tick tries again", describe(error))
         close_old_connections()
+
+
+@shared_task(ignore_result=True)
+def prune_chat() -> None:
+    chat.prune()

@@ -49,6 +49,10 @@ def split_fragments(text: str) -> dict[str, str]:
     }
 
 
+# What the bots say in chat: plain words, markup and a link, which must arrive as text.
+CHAT_LINES = ("gl", "nice hand", "<b>bold?</b>", "see https://example.test", "ty")
+
+
 @dataclass
 class Controls:
     hand: str  # sequences restart with every hand: a turn is (hand, sequence)
@@ -80,6 +84,7 @@ class Profile:
     p_double: float = 0.0  # per action: send the same frame twice
     p_disconnect: float = 0.0  # per action: drop the socket after acting (half abrupt, half clean)
     p_drop_on_turn: float = 0.0  # per turn: drop the socket before acting, come back, act on the snapshot
+    p_chat: float = 0.0  # per action: say something in the table's chat too
     reconnect_delay: tuple[float, float] = (0.1, 1.5)
 
 
@@ -95,6 +100,7 @@ class Stats:
     comebacks: int = 0
     top_ups: int = 0
     retries: int = 0
+    chats: int = 0
     frames: int = 0
     refusals: Counter = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -354,6 +360,9 @@ class Bot:
         if not await self.send(frame):
             return
         self.stats.actions += 1
+        chatting = not draining and self.rng.random() < p.p_chat
+        if chatting and await self.send({"action": "chat", "text": self.rng.choice(CHAT_LINES)}):
+            self.stats.chats += 1
         if not draining and self.rng.random() < p.p_double:
             await asyncio.sleep(self.rng.uniform(0, 0.03))
             await self.send(frame)

@@ -18,7 +18,7 @@ from .report import audit, measure_queries_in_process
 from .session import play
 from .world import build_world
 
-CHAOS = Profile(think_mean=0.05, p_silent=0.03, p_double=0.05, p_disconnect=0.02, p_drop_on_turn=0.02)
+CHAOS = Profile(think_mean=0.05, p_silent=0.03, p_double=0.05, p_disconnect=0.02, p_drop_on_turn=0.02, p_chat=0.03)
 
 
 def run_play(

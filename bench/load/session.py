@@ -138,6 +138,7 @@ class PlayResult:
             "comebacks": s.comebacks,
             "top_ups": s.top_ups,
             "tried_again": s.retries,
+            "chat_messages": s.chats,
             "frames_received": s.frames,
             "refusals": dict(s.refusals.most_common()),
             "max_overdue_hands_seen": self.max_overdue_seen,

@@ -18,6 +18,141 @@
     applyDeck(deckBox.checked);
   });
 
+  // --- Preferences kept in this browser only: a checkbox and its key.
+  function keptChoice(id, key, onChange) {
+    var box = document.getElementById(id);
+    box.checked = localStorage.getItem(key) === "1";
+    box.addEventListener("change", function () {
+      localStorage.setItem(key, box.checked ? "1" : "0");
+      if (onChange) onChange(box.checked);
+    });
+    return box;
+  }
+  var soundBox = keptChoice("turn-sound-choice", "omaha.turnSound");
+  var notifyBox = keptChoice("turn-notify-choice", "omaha.turnNotify", function (on) {
+    // Asked only when the player ticks the box.
+    if (on && window.Notification && Notification.permission === "default") Notification.requestPermission();
+  });
+  var foldConfirmBox = keptChoice("fold-confirm-choice", "omaha.foldConfirm");
+  var bigBetConfirmBox = keptChoice("big-bet-confirm-choice", "omaha.bigBetConfirm"); // off unless ticked
+  var amountSetByKey = false;
+  if (localStorage.getItem("omaha.foldConfirm") === null) foldConfirmBox.checked = true; // on unless turned off
+
+  // --- The turn cue: the title flashes, an optional sound and notification, focus to the
+  // controls, and the announcer (a live region that stays in the page) says it.
+  var baseTitle = document.title;
+  var turnTitle = page.dataset.turnTitle;
+  var flashTimer = null;
+  var announcer = document.getElementById("turn-announcer");
+  function startTurnCue(controls) {
+    if (flashTimer === null) {
+      var showing = true;
+      document.title = turnTitle;
+      flashTimer = setInterval(function () {
+        showing = !showing;
+        document.title = showing ? turnTitle : baseTitle;
+      }, 1000);
+    }
+    var said = controls.querySelector(".your-turn");
+    announcer.textContent = said ? said.textContent : turnTitle;
+    if (soundBox.checked) {
+      var sound = document.getElementById("turn-sound");
+      sound.currentTime = 0;
+      var playing = sound.play();
+      if (playing && playing.catch) playing.catch(function () {}); // a browser may refuse before a click
+    }
+    if (notifyBox.checked && document.hidden && window.Notification && Notification.permission === "granted") {
+      new Notification(turnTitle);
+    }
+    if (!typing(document.activeElement)) {
+      var first = controls.querySelector(".action-buttons button[data-act]");
+      if (first) first.focus();
+    }
+  }
+  function stopTurnCue() {
+    if (flashTimer !== null) clearInterval(flashTimer);
+    flashTimer = null;
+    document.title = baseTitle;
+  }
+  function typing(element) {
+    if (!element) return false;
+    var tag = element.tagName;
+    return tag === "TEXTAREA" || tag === "SELECT" || element.isContentEditable ||
+      (tag === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(element.type));
+  }
+
+  // --- Keyboard play: never while typing (chat, the amount box, any form field).
+  function clickAct(kind) {
+    var button = document.querySelector('#controls button[data-act="' + kind + '"]');
+    if (!button) return false;
+    button.click();
+    return true;
+  }
+  function preset(label) {
+    var buttons = document.querySelectorAll("#controls .preset");
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].textContent.trim().indexOf(label) === 0) {
+        buttons[i].click();
+        amountSetByKey = true;
+        var amount = document.querySelector('#controls input[name="amount"]');
+        if (amount) amount.focus();
+        return true;
+      }
+    }
+    return false;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (!document.querySelector("#controls[data-sequence]")) return;
+    var key = event.key.toLowerCase();
+    var done = false;
+    if (key === "f") done = clickAct("fold");
+    else if (key === "c") done = clickAct("check") || clickAct("call");
+    else if (key === "b" || key === "r") {
+      var amount = document.querySelector('#controls input[name="amount"]');
+      if (amount) {
+        amount.focus();
+        amount.select();
+        done = true;
+      } else {
+        var wager = document.querySelector("#controls .wager-form button[data-act]");
+        if (wager) wager.focus(); // one fixed amount (Limit): Enter confirms it
+        done = Boolean(wager);
+      }
+    } else if (key === "p") done = preset("Pot") || preset("All-in");
+    else if (key === "m") done = preset("Min");
+    if (done) event.preventDefault();
+  });
+
+  // --- Guard: folding when checking is free asks first (a preference, on unless turned off).
+  page.addEventListener("click", function (event) {
+    var fold = event.target.closest('#controls button[data-act="fold"]');
+    var controls = document.getElementById("controls");
+    if (!fold || !foldConfirmBox.checked || controls.dataset.canCheck !== "yes") return;
+    if (!window.confirm(page.dataset.foldConfirm || "You could check for free. Fold anyway?")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // --- Guard: a wager of more than half the stack, its amount set by a key, asks once (a
+  // preference, off unless ticked). Caught before the websocket extension sends the form.
+  page.addEventListener("submit", function (event) {
+    var form = event.target.closest("#controls .wager-form");
+    if (!form || !amountSetByKey || !bigBetConfirmBox.checked) return;
+    amountSetByKey = false; // once
+    var controls = document.getElementById("controls");
+    var amount = form.querySelector('input[name="amount"]');
+    var putIn = Number(amount ? amount.value : 0) - Number(controls.dataset.bet || 0);
+    if (putIn * 2 > Number(controls.dataset.stack || 0) && !window.confirm(page.dataset.bigBetConfirm)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  page.addEventListener("input", function (event) {
+    if (event.target.name === "amount") amountSetByKey = false; // typed by hand
+  });
+
   // --- Countdown (RULES 6.1): the server sends the time left; shown only in its last stretch.
   var deadline = null;
   function startCountdown() {
@@ -29,7 +164,9 @@
     var clock = page.querySelector(".countdown[data-remaining-ms]");
     if (!clock || deadline === null) return;
     var left = Math.max(0, deadline - Date.now());
-    clock.classList.toggle("waiting", left > Number(clock.dataset.countdownSeconds) * 1000);
+    // The time bank (a second countdown, after the turn's own) is shown whole.
+    var bank = clock.classList.contains("time-bank");
+    clock.classList.toggle("waiting", !bank && left > Number(clock.dataset.countdownSeconds) * 1000);
     clock.querySelector(".countdown-seconds").textContent = Math.ceil(left / 1000);
   }
   setInterval(tick, 250);
@@ -39,6 +176,10 @@
   var preBoxes = preActions.querySelectorAll("input[data-pre-action]");
   var lastHand = null;
   var playedSequence = null;
+  var cuedSequence = null;
+  function willPreAct() {
+    return ticked("check-fold") || ticked("call-any");
+  }
   function ticked(name) {
     var box = preActions.querySelector('[data-pre-action="' + name + '"]');
     return box.checked;
@@ -61,6 +202,11 @@
     }
     var acting = controls.dataset.sequence !== undefined;
     preActions.hidden = acting || controls.dataset.inHand !== "yes";
+    if (!acting) stopTurnCue();
+    else if (cuedSequence !== controls.dataset.sequence) {
+      cuedSequence = controls.dataset.sequence;
+      if (!willPreAct()) startTurnCue(controls);
+    }
     if (!acting || playedSequence === controls.dataset.sequence) return;
     var played = false;
     if (ticked("check-fold")) played = submitAction("check") || submitAction("fold");
@@ -92,16 +238,56 @@
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 
-  // The newest line of the hand log stays in view.
+  // --- Chat: the box empties once its message is sent; dealer lines can be hidden (kept in this
+  // browser); a player's own lines offer no "Mute"; the newest line stays in view.
+  var chatForm = document.getElementById("chat-form");
+  var DEALER_KEY = "omaha.chatDealerLines";
+  var dealerBox = document.getElementById("chat-dealer-lines");
+  function applyDealerLines(on) {
+    page.classList.toggle("hide-dealer-lines", !on);
+    dealerBox.checked = on;
+  }
+  applyDealerLines(localStorage.getItem(DEALER_KEY) !== "0");
+  dealerBox.addEventListener("change", function () {
+    localStorage.setItem(DEALER_KEY, dealerBox.checked ? "1" : "0");
+    applyDealerLines(dealerBox.checked);
+  });
+  page.addEventListener("htmx:wsAfterSend", function (event) {
+    if (chatForm && event.target === chatForm) chatForm.reset();
+  });
+  function tidyChat() {
+    var lines = document.getElementById("chat-lines");
+    if (!lines) return;
+    if (chatForm) {
+      lines.querySelectorAll('[data-author="' + chatForm.dataset.userId + '"] .mute-form').forEach(function (form) {
+        form.remove();
+      });
+    } else {
+      lines.querySelectorAll(".mute-form").forEach(function (form) { form.remove(); });
+    }
+    lines.scrollTop = lines.scrollHeight;
+  }
+
+  // The newest line of the hand log stays in view, and the log's announcer says it.
+  var logAnnouncer = document.getElementById("log-announcer");
+  var lastLogLine = null;
   function scrollLog() {
     var lines = page.querySelector("#hand-log .log-lines");
-    if (lines) lines.scrollTop = lines.scrollHeight;
+    if (!lines) return;
+    lines.scrollTop = lines.scrollHeight;
+    var newest = lines.querySelector("li:last-child");
+    var text = newest ? newest.textContent.replace(/\s+/g, " ").trim() : "";
+    if (text && text !== lastLogLine) {
+      lastLogLine = text;
+      logAnnouncer.textContent = text;
+    }
   }
 
   function afterUpdate() {
     startCountdown();
     onControls();
     scrollLog();
+    tidyChat();
   }
   page.addEventListener("htmx:wsAfterMessage", afterUpdate);
   afterUpdate();

@@ -102,13 +102,14 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> HandValue:
             if _evaluate_5card_rank(*hole_pair, *board_triple) == best_rank:
                 return HandValue(
                     strength=strength,
-                    category=_category_of_rank(best_rank),
+                    category=category_of_rank(best_rank),
                     cards=hole_pair + board_triple,
                 )
     raise AssertionError("phevaluator's Omaha and 5-card evaluators disagree.")
 
 
-def _category_of_rank(rank: int) -> str:
+def category_of_rank(rank: int) -> str:
+    """The category of a phevaluator rank (1 best)."""
     for name, last_rank in _CATEGORY_LAST_RANKS:
         if rank <= last_rank:
             return name

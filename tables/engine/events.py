@@ -27,6 +27,7 @@ its seat.
 ``hand_mucked``         seat
 ``pot_awarded``         pot_index, amount, eligible, winners: [{seat, amount}]
 ``hand_ended``          stacks: [{seat, stack}]
+``cards_shown``         seat, cards (after the hand: a winner nobody called chose to show)
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class EventType(StrEnum):
     HAND_MUCKED = "hand_mucked"
     POT_AWARDED = "pot_awarded"
     HAND_ENDED = "hand_ended"
+    CARDS_SHOWN = "cards_shown"  # after hand_ended, by choice (``Hand.show_uncontested``)
 
 
 class BlindKind(StrEnum):
@@ -106,6 +108,7 @@ _HAND_SHOWN: Final[Literal[EventType.HAND_SHOWN]] = text_of(EventType.HAND_SHOWN
 _HAND_MUCKED: Final[Literal[EventType.HAND_MUCKED]] = text_of(EventType.HAND_MUCKED)
 _POT_AWARDED: Final[Literal[EventType.POT_AWARDED]] = text_of(EventType.POT_AWARDED)
 _HAND_ENDED: Final[Literal[EventType.HAND_ENDED]] = text_of(EventType.HAND_ENDED)
+_CARDS_SHOWN: Final[Literal[EventType.CARDS_SHOWN]] = text_of(EventType.CARDS_SHOWN)
 
 
 class SeatEntry(TypedDict):
@@ -212,6 +215,12 @@ class PotAwarded(TypedDict):
     winners: list[Share]
 
 
+class CardsShown(TypedDict):
+    type: Literal[EventType.CARDS_SHOWN]
+    seat: int
+    cards: list[str]
+
+
 class HandEnded(TypedDict):
     type: Literal[EventType.HAND_ENDED]
     stacks: list[StackEntry]
@@ -230,6 +239,7 @@ Event = (
     | HandMucked
     | PotAwarded
     | HandEnded
+    | CardsShown
 )
 """Any event; narrow it by comparing ``event["type"]`` with an ``EventType``."""
 
@@ -325,3 +335,7 @@ def hand_ended(stacks: list[tuple[int, int]]) -> HandEnded:
         "type": _HAND_ENDED,
         "stacks": [{"seat": seat, "stack": stack} for seat, stack in stacks],
     }
+
+
+def cards_shown(seat: int, cards: list[str]) -> CardsShown:
+    return {"type": _CARDS_SHOWN, "seat": seat, "cards": cards}

@@ -22,6 +22,9 @@ from .pots import Pot, PotAward
 # Bound to module names for the hot path (an enum class lookup costs several times a global's).
 _BET: Final = ActionKind.BET
 _RAISE: Final = ActionKind.RAISE
+_HAND_SHOWN: Final = ev.EventType.HAND_SHOWN
+_HANDS_TURNED_UP: Final = ev.EventType.HANDS_TURNED_UP
+_CARDS_SHOWN: Final = ev.EventType.CARDS_SHOWN
 
 _NO_CHIPS_TO_RAISE = _("You do not have enough chips to raise: you may call all-in or fold")
 _NOBODY_TO_RAISE = _("No other player could call a raise: you may only call or fold")
@@ -139,6 +142,34 @@ class Hand(HandFlow):
         self._advance(i, events)
         self._events.extend(events)
         return events
+
+    def can_show_uncontested(self, seat: int) -> bool:
+        """Whether ``seat`` won the hand without being called and has not shown yet (RULES 5.1:
+        no one has to show; the winner may choose to)."""
+        return self._show_refusal(seat) is None
+
+    def show_uncontested(self, seat: int) -> list[ev.Event]:
+        """The winner nobody called shows their cards after the hand: one ``cards_shown`` event.
+        Raises ``IllegalAction`` (nothing changes) for anyone else or a second time."""
+        refusal = self._show_refusal(seat)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        event = ev.cards_shown(seat, ev.card_texts(self._holes[self._seats.index(seat)]))
+        self._events.append(event)
+        return [event]
+
+    def _show_refusal(self, seat: int) -> str | None:
+        if not self._over:
+            return _("Cards are shown this way only after the hand")
+        if seat not in self._seats:
+            return _("Only the winner may show their cards")
+        i = self._seats.index(seat)
+        revealed = (_HAND_SHOWN, _HANDS_TURNED_UP, _CARDS_SHOWN)
+        if self._status[i] is PlayerStatus.FOLDED or self._live_count != 1:
+            return _("Only the winner nobody called may show their cards")
+        if any(event["type"] in revealed for event in self._events):
+            return _("The cards have been shown already")
+        return None
 
     def _give_up(self, i: int, kind: ActionKind, street: Street) -> ev.PlayerActed | ev.TimedOut:
         """Fold, or time out (RULES 6.2): folded if nothing is in the pot, else

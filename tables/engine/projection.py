@@ -18,6 +18,7 @@ from .hand import Hand
 _HOLE_CARDS_DEALT: Final = ev.EventType.HOLE_CARDS_DEALT
 _HAND_SHOWN: Final = ev.EventType.HAND_SHOWN
 _HANDS_TURNED_UP: Final = ev.EventType.HANDS_TURNED_UP
+_CARDS_SHOWN: Final = ev.EventType.CARDS_SHOWN
 
 
 def visible_events(events: Iterable[ev.Event], viewer_seat: int | None) -> list[ev.Event]:
@@ -35,7 +36,7 @@ def visible_events(events: Iterable[ev.Event], viewer_seat: int | None) -> list[
 
 
 def revealed_cards(events: Iterable[ev.Event]) -> dict[int, list[str]]:
-    """Hole cards made public so far, per seat (shown, or turned up all-in)."""
+    """Hole cards made public so far, per seat (shown, turned up all-in, or shown by a winner nobody called)."""
     revealed: dict[int, list[str]] = {}
     for event in events:
         if event["type"] == _HAND_SHOWN:
@@ -43,6 +44,8 @@ def revealed_cards(events: Iterable[ev.Event]) -> dict[int, list[str]]:
         elif event["type"] == _HANDS_TURNED_UP:
             for shown in event["hands"]:
                 revealed[shown["seat"]] = shown["cards"]
+        elif event["type"] == _CARDS_SHOWN:
+            revealed[event["seat"]] = event["cards"]
     return revealed
 
 

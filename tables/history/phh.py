@@ -49,7 +49,8 @@ def phh_text(record: HandRecord, installation: int | None = None) -> str:
     player = {seat: f"p{k}" for k, seat in enumerate(order, start=1)}
     stacks = {entry["seat"]: entry["stack"] for entry in started["seats"]}
     names = player_names(started)
-    finishing = {entry["seat"]: entry["stack"] for entry in record.events[-1]["stacks"]}  # hand_ended
+    ended = next(event for event in reversed(record.events) if event["type"] == EventType.HAND_ENDED)
+    finishing = {entry["seat"]: entry["stack"] for entry in ended["stacks"]}
     hand = record.hand
     when = hand.started_at.astimezone(UTC)
     fields = [
@@ -177,6 +178,7 @@ PHH_ACTIONS: dict[EventType, _PhhAction] = {
     EventType.HAND_MUCKED: _hand_mucked,
     EventType.POT_AWARDED: _nothing,
     EventType.HAND_ENDED: _nothing,
+    EventType.CARDS_SHOWN: _nothing,  # shown after the hand, by choice: PHH records no such action
 }
 """Every event type's PHH actions (``_nothing``: none)."""
 

@@ -195,6 +195,11 @@ class _Writer:
         player.shown_as = pokerstars_hand_name(event["category"], event["best_five"])
         self.lines.append(f"{player.name}: shows {player.cards} ({player.shown_as})")
 
+    def _on_cards_shown(self, event: Any) -> None:
+        """After the hand, by choice; the summary already says who collected."""
+        player = self.players[event["seat"]]
+        self.lines.append(f"{player.name}: shows {bracketed_cards(event['cards'])}")
+
     def _on_hand_mucked(self, event: Any) -> None:
         self._open_showdown()
         self.lines.append(f"{self.players[event['seat']].name}: mucks hand")
@@ -244,6 +249,7 @@ LINE_WRITERS: dict[EventType, Callable[[_Writer, Any], None]] = {
     EventType.HAND_MUCKED: _Writer._on_hand_mucked,
     EventType.POT_AWARDED: _Writer._on_pot_awarded,
     EventType.HAND_ENDED: _Writer._on_hand_ended,
+    EventType.CARDS_SHOWN: _Writer._on_cards_shown,
 }
 """Every event type's PokerStars lines (some write none: see each handler)."""
 

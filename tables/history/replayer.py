@@ -18,6 +18,7 @@ from tables.engine.events import (
     Became,
     BlindKind,
     BlindPosted,
+    CardsShown,
     Event,
     EventType,
     HandMucked,
@@ -105,7 +106,8 @@ def replay(events: list[Event]) -> Replay:
     for number, event in enumerate(events):
         TABLE_CHANGES[event["type"]](table, event)
         steps.append(table.snapshot(number, words.sentence(event), actor=event.get("seat")))
-    results = table.results() if events[-1]["type"] == EventType.HAND_ENDED else ()
+    ended = any(event["type"] == EventType.HAND_ENDED for event in events)  # a shown hand follows its end
+    results = table.results() if ended else ()
     button = started["button"]
     return Replay(tuple(steps), results, dead_button=None if button in table.seats else button)
 
@@ -243,6 +245,10 @@ def _hand_shown(table: _Table, event: HandShown) -> None:
     table.seats[event["seat"]].cards = tuple(event["cards"])
 
 
+def _cards_shown(table: _Table, event: CardsShown) -> None:
+    table.seats[event["seat"]].cards = tuple(event["cards"])
+
+
 def _hand_mucked(table: _Table, event: HandMucked) -> None:
     table.collect_bets()
 
@@ -269,5 +275,6 @@ TABLE_CHANGES: dict[EventType, Callable[[_Table, Any], None]] = {
     EventType.HAND_MUCKED: _hand_mucked,
     EventType.POT_AWARDED: _pot_awarded,
     EventType.HAND_ENDED: _unchanged,
+    EventType.CARDS_SHOWN: _cards_shown,
 }
 """Every event type's change to the table."""

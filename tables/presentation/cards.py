@@ -30,9 +30,10 @@ class CardView:
     suit: str  # "d": the colour class (two or four colours) keys on it
     name: str  # "King of diamonds", for screen readers
     highlighted: bool = False  # one of the five cards that won
+    in_best_hand: bool = False  # one of the five cards of the viewer's own best hand so far (theirs only)
 
 
-def card_view(text: str, highlighted: bool = False) -> CardView:
+def card_view(text: str, highlighted: bool = False, in_best_hand: bool = False) -> CardView:
     rank, suit = text[0], text[1]
     symbol, suit_name = _SUITS[suit]
     return CardView(
@@ -42,9 +43,10 @@ def card_view(text: str, highlighted: bool = False) -> CardView:
         suit=suit,
         name=gettext("%(rank)s of %(suit)s") % {"rank": gettext(_RANK_NAMES[rank]), "suit": gettext(suit_name)},
         highlighted=highlighted,
+        in_best_hand=in_best_hand,
     )
 
 
-def card_views(texts: Iterable[str], highlight: Iterable[str] = ()) -> list[CardView]:
-    winners = set(highlight)
-    return [card_view(text, text in winners) for text in texts]
+def card_views(texts: Iterable[str], highlight: Iterable[str] = (), best: Iterable[str] = ()) -> list[CardView]:
+    winners, best_five = set(highlight), set(best)
+    return [card_view(text, text in winners, text in best_five) for text in texts]

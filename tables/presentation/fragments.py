@@ -89,5 +89,10 @@ def _template(name: str):
     return engines["fragments"].env.get_template(name)
 
 
+def render_fragment(name: str, context: dict) -> str:
+    """One fragment template (``templates/fragments``) rendered on its own."""
+    return _render(name, context)
+
+
 def _render(name: str, context: dict) -> str:
     return _template(name).render(context).strip()  # htmx swaps each top-level element

@@ -24,6 +24,7 @@ LINE_KINDS: dict[EventType, str | None] = {
     EventType.HAND_MUCKED: "showdown",
     EventType.POT_AWARDED: "win",
     EventType.HAND_ENDED: None,
+    EventType.CARDS_SHOWN: "showdown",
 }
 
 

@@ -77,4 +77,12 @@ def views_for(state: TableState, user, now: datetime) -> tuple[TableView, Viewer
 
 def spectator_key(view: TableView) -> list:
     table = view.table
-    return [view.seats_open, view.free_seats, table.min_buy_in, table.max_buy_in, table.is_active, table.closing]
+    return [
+        view.seats_open,
+        view.free_seats,
+        table.min_buy_in,
+        table.max_buy_in,
+        table.is_active,
+        table.closing,
+        [(player, until.isoformat() if until else None) for player, until in view.waiting],
+    ]

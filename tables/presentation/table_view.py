@@ -22,7 +22,7 @@ from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
-from .wording import category_name, street_title
+from .wording import five_in_words, street_title
 
 _ENGINE_STATUS_LABELS = {
     PlayerStatus.FOLDED: gettext_noop("Folded"),
@@ -48,8 +48,9 @@ class SeatView:
     is_button: bool = False
     cards: list[CardView] = field(default_factory=list)  # face up: shown (or, for its owner, their own)
     face_down: int = 0
-    hand_category: str = ""
+    hand_category: str = ""  # the shown hand in words
     won: int = 0
+    time_bank_seconds: int | None = None  # None: the table has no time bank
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,11 @@ class TurnClock:
     player: str
     remaining_ms: int
     countdown_seconds: int  # RULES 6.1: shown only during this last stretch
+    in_time_bank: bool = False  # the turn's time ran out: this is the player's time bank, shown whole
 
     @property
     def counting_down(self) -> bool:
-        return self.remaining_ms <= self.countdown_seconds * 1000
+        return self.in_time_bank or self.remaining_ms <= self.countdown_seconds * 1000
 
     @property
     def seconds_left(self) -> int:
@@ -97,6 +99,11 @@ class TableView:
     hand: HandView | None = None
     clock: TurnClock | None = None
     log: list[LogLine] = field(default_factory=list)
+    waiting: tuple[tuple[int, datetime | None], ...] = ()  # (player id, offered until) in line order
+    now: datetime | None = None
+
+    def offers_to_others(self, user_id: int | None) -> int:
+        return sum(1 for player, until in self.waiting if until is not None and until > self.now and player != user_id)
 
     @property
     def version(self) -> int:
@@ -114,16 +121,18 @@ class TableView:
 
 def public_view(state: TableState, now: datetime) -> TableView:
     table = state.table
-    seats = [_seat_view(number, state.seats.get(number)) for number in range(1, table.seat_count + 1)]
-    view = TableView(table=table, seats=seats)
+    seats = [_seat_view(number, state.seats.get(number), table) for number in range(1, table.seat_count + 1)]
+    waiting = tuple((entry.player_id, entry.offered_until) for entry in state.waiting_list)
+    view = TableView(table=table, seats=seats, waiting=waiting, now=now)
     if state.hand is not None:
         _add_hand(view, state, now)
     return view
 
 
-def _seat_view(number: int, seat: Seat | None) -> SeatView:
+def _seat_view(number: int, seat: Seat | None, table: Table) -> SeatView:
     if seat is None:
         return SeatView(number)
+    bank = seat.time_bank_ms // 1000 if table.has_time_bank else None
     return SeatView(
         number,
         player=seat.player.username,
@@ -131,6 +140,7 @@ def _seat_view(number: int, seat: Seat | None) -> SeatView:
         stack=seat.stack,
         status=_seat_status(seat),
         disconnected=seat.disconnected_at is not None,
+        time_bank_seconds=bank,
     )
 
 
@@ -156,7 +166,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     hand_shown = EventType.HAND_SHOWN
     shown = [e for e in state.events if e["type"] == hand_shown]
     best_five = {e["seat"]: e["best_five"] for e in shown}
-    category = {e["seat"]: e["category"] for e in shown}
+    category = {e["seat"]: five_in_words(e["best_five"]) for e in shown}
     winnings = _winnings(projection["results"])
     winning_cards = {card for seat in winnings for card in best_five.get(seat, ())}
 
@@ -177,7 +187,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
             seat.cards = card_views(played["cards"], winning_cards if played["seat"] in winnings else ())
         elif running and not seat.folded:
             seat.face_down = 4  # once the hand is over, unshown cards are mucked
-        seat.hand_category = category_name(category.get(played["seat"], ""))
+        seat.hand_category = category.get(played["seat"], "")  # in words, in the active language
         seat.won = winnings.get(played["seat"], 0)
     for seat in view.seats:  # a dead button too: it is drawn at its seat's spot, empty or not
         seat.is_button = seat.number == projection["button"]
@@ -220,4 +230,5 @@ def _clock(view: TableView, hand: Hand, now: datetime) -> TurnClock | None:
         return None
     seat = next(seat for seat in view.seats if seat.number == hand.turn_seat)
     remaining = int((hand.turn_deadline - now).total_seconds() * 1000)
-    return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds)
+    in_bank = hand.time_bank_started_at is not None
+    return TurnClock(seat.player or "", max(remaining, 0), view.table.countdown_seconds, in_bank)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tables.engine import PlayerStatus
+from tables.engine.cards import format_cards, parse_cards
+from tables.engine.hand_words import best_hand
 from tables.engine.projection import view_for
 from tables.models import Seat
 from tables.selectors.table_state import TableState
@@ -19,7 +22,15 @@ from .cards import CardView, card_views
 from .controls import ActionControls, action_controls
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
-from .wording import dealt_to_you
+from .wording import dealt_to_you, hand_in_words
+
+
+@dataclass(frozen=True)
+class HandReadout:
+    """The viewer's best hand so far, from the flop on (RULES 5.2): its words and its five cards."""
+
+    words: str
+    cards: list[CardView]  # the two hole cards, then the three board cards
 
 
 @dataclass
@@ -33,8 +44,21 @@ class ViewerView:
     in_running_hand: bool = False  # the viewer still has cards in a running hand: pre-actions apply
     controls: ActionControls | None = None
     dealt_line: LogLine | None = None  # "Dealt to you:", in the hand log's place for it
+    readout: HandReadout | None = None  # their hand in words, only on their own screen
+    can_show_cards: bool = False  # they won the latest hand uncontested and may show (RULES 5.1)
     top_up_room: int = 0  # chips the seated viewer may still add before reaching the table maximum
     default_buy_in: int = 0
+    waiting_position: int | None = None  # 1: first in line on the waiting list
+    seat_offered_until: datetime | None = None  # a free seat is held for this viewer until then
+    can_join_waiting_list: bool = False
+
+    @property
+    def offer_seconds_left(self) -> int:
+        return (
+            0 if self.seat_offered_until is None else max(0, int((self.seat_offered_until - self.now).total_seconds()))
+        )
+
+    now: datetime | None = None
 
     @property
     def bottom_seat(self) -> int:
@@ -48,7 +72,11 @@ def viewer_view(state: TableState, public: TableView, user_id: int | None, bankr
     me = ViewerView(logged_in=user_id is not None, seat=seat)
     if seat is None:
         me.bankroll = bankroll if user_id is not None else None
-        me.can_sit_down = me.bankroll is not None and public.seats_open
+        me.now = public.now
+        free_for_me = len(public.free_seats) - public.offers_to_others(user_id)
+        me.can_sit_down = me.bankroll is not None and public.seats_open and free_for_me > 0
+        if user_id is not None:
+            _add_waiting(me, public, user_id, free_for_me)
         me.default_buy_in = min(state.table.max_buy_in, me.bankroll or 0)
         return me
     me.top_up_room = max(0, state.table.max_buy_in - seat.stack - seat.pending_top_up)
@@ -63,11 +91,38 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     projection = view_for(state.engine, hand_seat)
     played = next(played for played in projection["seats"] if played["seat"] == hand_seat)
     won = me.own_seat.won > 0
-    me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else ())
+    best = _best_so_far(played, projection["board"])
+    if best is not None:
+        me.readout = HandReadout(best[0], card_views(best[1], best=best[1]))
+    best_cards = best[1] if best else ()
+    me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else (), best_cards)
     if me.my_cards:
         me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
         me.dealt_line = LogLine(dealt_to_you(), "private", card_views(played["cards"]))
     running = not public.hand.is_over
+    me.can_show_cards = not running and state.engine.can_show_uncontested(hand_seat)
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
         me.controls = action_controls(projection, state.hand.sequence)
+
+
+def _best_so_far(played: dict, board: list[str]) -> tuple[str, list[str]] | None:
+    """The words and five cards of the viewer's best hand, once there is a flop and while they hold cards."""
+    if len(board) < 3 or not played["cards"] or played["status"] == PlayerStatus.FOLDED:
+        return None
+    best = best_hand(parse_cards(played["cards"]), parse_cards(board))
+    return hand_in_words(best.words), format_cards(best.value.cards)
+
+
+def _add_waiting(me: ViewerView, public: TableView, user_id: int, free_for_me: int) -> None:
+    """Where the viewer is on the waiting list, a seat held for them, or whether they may join it."""
+    line = [player for player, _until in public.waiting]
+    if user_id in line:
+        me.waiting_position = line.index(user_id) + 1
+        until = public.waiting[me.waiting_position - 1][1]
+        if until is not None and public.now is not None and until > public.now:
+            me.seat_offered_until = until
+    table = public.table
+    me.can_join_waiting_list = (
+        me.waiting_position is None and table.is_active and not table.closing and free_for_me <= 0
+    )

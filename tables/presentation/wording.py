@@ -27,10 +27,12 @@ from django.utils.translation import gettext, gettext_noop
 
 from config.numbers import chips, signed_chips
 from tables.engine import ActionKind, Street
+from tables.engine.cards import parse_cards
 from tables.engine.events import (
     Became,
     BlindKind,
     BlindPosted,
+    CardsShown,
     Event,
     EventType,
     HandEnded,
@@ -45,6 +47,7 @@ from tables.engine.events import (
     TimedOut,
     UncalledBetReturned,
 )
+from tables.engine.hand_words import HandDescription, capitalised, describe_five
 
 # English terms marked for the catalogue (gettext_noop) and translated where people read them
 # (``gettext(...)`` at render time, in the viewer's language); the PokerStars export reads the
@@ -88,6 +91,17 @@ def category_name(category: str) -> str:
 def dealt_to_you() -> str:
     """The viewer's own cards, in the log."""
     return gettext("Dealt to you:")
+
+
+def hand_in_words(description: HandDescription) -> str:
+    """ "Kings full of sevens", in the active language (the engine's template and rank names translated)."""
+    params = {name: gettext(rank) for name, rank in description.params.items()}
+    return capitalised(gettext(description.template).format(**params))
+
+
+def five_in_words(best_five: Sequence[str]) -> str:
+    """The words of five cards given as texts (a ``hand_shown``'s ``best_five``)."""
+    return hand_in_words(describe_five(parse_cards(best_five)))
 
 
 def player_names(started: Any) -> dict[int, str]:
@@ -269,14 +283,15 @@ def _hands_turned_up(words: HandWords, event: HandsTurnedUp) -> Said:
 
 
 def _hand_shown(words: HandWords, event: HandShown) -> Said:
-    said = {"name": words.name(event["seat"]), "category": category_name(event["category"])}
-    sentence = gettext("%(name)s shows %(cards)s: %(category)s, %(best_five)s.") % {
-        **said,
-        "cards": bracketed_cards(event["cards"]),
-        "category": said["category"].lower(),
+    """The hand in words, as the player read it on the river ("Kings full of sevens")."""
+    who, cards, said = words.name(event["seat"]), event["cards"], five_in_words(event["best_five"])
+    sentence = gettext("%(name)s shows %(cards)s: %(hand)s, %(best_five)s.") % {
+        "name": who,
+        "cards": bracketed_cards(cards),
+        "hand": said[:1].lower() + said[1:],
         "best_five": bracketed_cards(event["best_five"]),
     }
-    return (((gettext("%(name)s shows %(category)s:") % said, tuple(event["cards"])),), sentence)
+    return (((gettext("%(name)s shows %(hand)s:") % {"name": who, "hand": said}, tuple(cards)),), sentence)
 
 
 def _hand_mucked(words: HandWords, event: HandMucked) -> Said:
@@ -321,6 +336,12 @@ def _hand_ended(words: HandWords, event: HandEnded) -> Said:
     return ((), gettext("The hand is over: %(changes)s.") % {"changes": changes})
 
 
+def _cards_shown(words: HandWords, event: CardsShown) -> Said:
+    """After the hand: the winner nobody called chose to show."""
+    who = words.name(event["seat"])
+    return (((f"{who} shows:", tuple(event["cards"])),), f"{who} shows {bracketed_cards(event['cards'])}.")
+
+
 SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {
     EventType.HAND_STARTED: _hand_started,
     EventType.BLIND_POSTED: _blind_posted,
@@ -334,5 +355,6 @@ SAYINGS: dict[EventType, Callable[[HandWords, Any], Said]] = {
     EventType.HAND_MUCKED: _hand_mucked,
     EventType.POT_AWARDED: _pot_awarded,
     EventType.HAND_ENDED: _hand_ended,
+    EventType.CARDS_SHOWN: _cards_shown,
 }
 """Every event type's words, in both forms."""

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from tables.engine import Hand as EngineHand
 from tables.engine import HandConfig
 from tables.engine.cards import parse_cards
+from tables.engine.events import EventType
 from tables.engine.log import actions_from_events
 from tables.models import Hand, HandEvent, Seat, Table
 
@@ -31,7 +32,11 @@ def logged_events_of(hand_ids: Iterable[int]) -> dict[int, list[dict]]:
 def rebuild(hand: Hand, events: list[dict] | None = None) -> EngineHand:
     """The engine state of a hand, replayed from its configuration, deck and logged actions."""
     events = logged_events(hand) if events is None else events
-    return EngineHand.replay(HandConfig.from_dict(hand.config), parse_cards(hand.deck), actions_from_events(events))
+    engine = EngineHand.replay(HandConfig.from_dict(hand.config), parse_cards(hand.deck), actions_from_events(events))
+    for event in events:  # after the hand: a winner nobody called chose to show
+        if event["type"] == EventType.CARDS_SHOWN:
+            engine.show_uncontested(event["seat"])
+    return engine
 
 
 def running_hand(table: Table | int) -> Hand | None:

@@ -13,6 +13,7 @@ from tables.models import Hand, HandEvent, Table
 
 # "Average pot" looks at this many of the table's latest complete hands.
 RECENT_HANDS = 20
+_COUNTS = {"seats_taken": Count("seats", distinct=True), "waiting": Count("waiting_list", distinct=True)}
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class LobbyRow:
     table: Table
     seats_taken: int
     average_pot: int | None  # None until the table has played a hand
+    waiting: int = 0  # players on the waiting list
 
     @property
     def is_full(self) -> bool:
@@ -27,14 +29,14 @@ class LobbyRow:
 
 
 def lobby_rows() -> list[LobbyRow]:
-    tables = Table.objects.filter(is_active=True).annotate(seats_taken=Count("seats"))
-    return [LobbyRow(table, table.seats_taken, average_pot(table.pk)) for table in tables]
+    tables = Table.objects.filter(is_active=True).annotate(**_COUNTS)
+    return [LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting) for table in tables]
 
 
 def lobby_row(table_id: int) -> LobbyRow | None:
     """One table's row, or None once it is closed (the lobby drops it)."""
-    table = Table.objects.filter(pk=table_id, is_active=True).annotate(seats_taken=Count("seats")).first()
-    return None if table is None else LobbyRow(table, table.seats_taken, average_pot(table.pk))
+    table = Table.objects.filter(pk=table_id, is_active=True).annotate(**_COUNTS).first()
+    return None if table is None else LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting)
 
 
 def average_pot(table_id: int) -> int | None:

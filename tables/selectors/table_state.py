@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tables.engine import Hand as EngineHand
-from tables.models import Hand, HandPlayer, Seat, Table
+from tables.models import Hand, HandPlayer, Seat, Table, WaitingListEntry
 from tables.selectors.hands import rebuild
 
 
@@ -22,6 +22,7 @@ class TableState:
     hand: Hand | None  # the latest hand: it stays on the table after it ends
     hand_players: dict[int, int]  # the latest hand's seat -> user id
     engine: EngineHand | None  # the latest hand replayed from its log
+    waiting_list: tuple[WaitingListEntry, ...] = ()  # first in line first
 
     @property
     def version(self) -> int:
@@ -46,12 +47,13 @@ def table_state(
     table: Table, seats: dict[int, Seat], hand: Hand | None, engine: EngineHand | None = None
 ) -> TableState:
     """The state of a table whose rows the caller holds; ``engine``: the hand, if already replayed."""
+    waiting = tuple(WaitingListEntry.objects.filter(table=table)) if table.waiting_count else ()
     if hand is None:
-        return TableState(table, seats, None, {}, None)
+        return TableState(table, seats, None, {}, None, waiting)
     key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
     if engine is not None:
         _remember(_REPLAYS, key, engine)
-    return TableState(table, seats, hand, _hand_players(hand), _replayed(hand, key))
+    return TableState(table, seats, hand, _hand_players(hand), _replayed(hand, key), waiting)
 
 
 # Every screen of a table shows the same hand state: replay it once per state in this process.

@@ -11,6 +11,7 @@ from .dealing import start_hand_if_due
 from .errors import REFUSALS, RepeatedRequest, StaleAction, TableError
 from .seating import leave, sit_in, sit_out, take_seat, top_up
 from .turns import act
+from .waiting_list import join_waiting_list, leave_waiting_list
 
 __all__ = [
     "REFUSALS",
@@ -20,7 +21,9 @@ __all__ = [
     "act",
     "close_table",
     "expire_turn",
+    "join_waiting_list",
     "leave",
+    "leave_waiting_list",
     "reopen_table",
     "run_clock",
     "sit_in",

@@ -18,21 +18,28 @@ from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 
 from .dealing import start_hand_if_due
+from .time_bank import start_time_bank
 from .turns import Turn, announce, check_timeout, do_action
+from .waiting_list import expire_offers
 
 READY_STATES = (Seat.State.PLAYING, Seat.State.WAITING_FOR_BIG_BLIND)
 
 
 def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) -> Hand | None:
-    """The clock ran out for the seat to act (RULES 6.2, 6.4): the engine's timeout action
+    """The clock ran out for the seat to act (RULES 6.2, 6.4): first their time bank starts,
+    if they have one (``time_bank``); once it is empty too, the engine's timeout action
     (fold, or protected all-in if they have chips in the pot), then sit out of later hands.
-    Returns None when the player acted in time or the timeout was already applied."""
+    Returns None when the player acted in time, the timeout was already applied, or the
+    bank started."""
     now = now or timezone.now()
     with transaction.atomic():
         turn = check_timeout(table_id=table_id, sequence=sequence, now=now)
         if turn is None:
             return None
         seat = turn.seat_of(turn.engine.to_act)
+        if start_time_bank(turn.hand, seat):  # RULES 6.2 waits until the bank is empty too
+            announce(turn)
+            return None
         if seat.state != Seat.State.LEAVING:  # before the action: it may end the hand, which applies it
             seat.pending_sit_out = True
             seat.save(update_fields=["pending_sit_out"])
@@ -59,11 +66,12 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
 
 
 def run_clock(*, now: datetime | None = None) -> None:
-    """One tick of the table clock: expire overdue turns, start hands that are due."""
+    """One tick of the table clock: expire overdue turns and waiting-list offers, start hands that are due."""
     now = now or timezone.now()
     overdue = Hand.objects.filter(state=Hand.State.RUNNING, turn_deadline__lte=now).values_list("table_id", "sequence")
     for table_id, sequence in overdue:
         expire_turn(table_id=table_id, sequence=sequence, now=now)
+    expire_offers(now=now)
     due = (
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))

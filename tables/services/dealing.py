@@ -17,7 +17,10 @@ from tables.selectors.hands import running_hand
 
 from . import held_engines
 from .changes import mark_changed
+from .chat import say_hand_started, say_who_won
 from .locking import lock_table
+from .seat_options import sit_out_at_big_blind
+from .time_bank import refill_time_banks
 from .turns import Turn, record
 
 State = Seat.State
@@ -34,6 +37,9 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
         turn = do_deal(table, seats, plan, number, now, deck)
         mark_changed(table)
         held_engines.keep_on_commit(turn.hand, turn.engine)
+        say_hand_started(table, number, now)
+        if turn.engine.is_over:  # the blinds put everyone all-in
+            say_who_won(table, turn.engine, now)
     return turn.hand
 
 
@@ -50,13 +56,18 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
     }
     # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
     latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
-    plan = plan_next_hand(
-        seat_count=table.seat_count,
-        previous=[_played_positions(hand) for hand in latest],
-        candidates=[_seat_status(seat) for seat in seats.values()],
-    )
-    if plan is None:
-        return None
+    while True:
+        plan = plan_next_hand(
+            seat_count=table.seat_count,
+            previous=[_played_positions(hand) for hand in latest],
+            candidates=[_seat_status(seat) for seat in seats.values()],
+        )
+        if plan is None:
+            return None
+        big_blind = seats.get(plan.big_blind_seat)
+        if big_blind is None or not big_blind.sit_out_next_big_blind:
+            break
+        sit_out_at_big_blind(big_blind)  # and plan again without them
     return table, seats, plan, (latest[0].number + 1) if latest else 1
 
 
@@ -96,6 +107,7 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
     )
     Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
+    refill_time_banks(table, (seats[n] for n in plan.dealt_in))
     engine = EngineHand(config, deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)
     record(turn, engine.start())

@@ -7,6 +7,8 @@ from django.utils import timezone
 from cashier import services as cashier
 from tables.models import Seat, Table
 
+from .waiting_list import offer_free_seats
+
 
 def cash_out_and_free(table: Table, seat: Seat) -> None:
     """End the seat's occupancy: return its chips to the bankroll and free the seat (the
@@ -19,3 +21,5 @@ def cash_out_and_free(table: Table, seat: Seat) -> None:
     occupancy.ended_at = timezone.now()
     occupancy.cashed_out = chips
     occupancy.save(update_fields=["ended_at", "cashed_out"])
+    if table.is_active and not table.closing:
+        offer_free_seats(table, timezone.now())  # the first on the waiting list is offered the seat

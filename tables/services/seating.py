@@ -18,6 +18,7 @@ from .errors import RepeatedRequest, TableError
 from .locking import lock_table
 from .occupancy import cash_out_and_free
 from .turns import announce, current_turn, do_action
+from .waiting_list import seat_taken_by, seats_free_for
 
 State = Seat.State
 
@@ -59,6 +60,8 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
             raise TableError(gettext("Seats at this table are numbered 1 to %(count)s.") % {"count": table.seat_count})
         if Seat.objects.filter(table=table, number=seat_number).exists():
             raise TableError(gettext("Seat %(number)s is taken.") % {"number": seat_number})
+        if seats_free_for(table, user, timezone.now()) <= 0:
+            raise TableError(gettext("The free seat is offered to the next player on the waiting list."))
         buy_in = _check_amount(buy_in)
         if not table.min_buy_in <= buy_in <= table.max_buy_in:
             raise TableError(
@@ -75,7 +78,9 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
             stack=buy_in,
             state=State.WAITING_FOR_BIG_BLIND,
             posts_big_blind_now=bool(post_big_blind_now),
+            time_bank_ms=table.initial_time_bank_ms,
         )
+        seat_taken_by(table, user)
         mark_changed(table)
     return seat
 

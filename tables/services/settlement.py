@@ -10,6 +10,7 @@ from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
 from .occupancy import cash_out_and_free
+from .seat_options import auto_top_up
 
 
 def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> bool:
@@ -23,11 +24,12 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
         player.final_stack = engine.stacks[player.seat]
         player.save(update_fields=["final_stack"])
     for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
-        if seat.state == Seat.State.LEAVING or table.closing:
+        if seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing:
             cash_out_and_free(table, seat)
             continue
         seat.stack += seat.pending_top_up
         seat.pending_top_up = 0
+        auto_top_up(table, hand, seat)
         if seat.pending_sit_out or seat.stack == 0:
             seat.state = Seat.State.SITTING_OUT
             seat.pending_sit_out = False

@@ -29,10 +29,12 @@ from tables.selectors.table_state import TableState, table_state
 
 from . import held_engines
 from .changes import mark_changed
+from .chat import say_who_won
 from .errors import StaleAction, TableError
 from .event_log import append_events
 from .locking import lock_table
 from .settlement import settle_hand
+from .time_bank import spend_time_bank
 
 
 @dataclass
@@ -71,6 +73,7 @@ def announce(turn: Turn) -> None:
     The engine is then held for the hand's next action (``held_engines``)."""
     if turn.engine.is_over:
         mark_changed(turn.table, lobby_list=turn.closed_table)
+        say_who_won(turn.table, turn.engine, turn.now)
     else:
         mark_changed(turn.table, held=turn.held_state, lobby=False)
         held_engines.keep_on_commit(turn.hand, turn.engine)
@@ -152,6 +155,7 @@ def record(turn: Turn, events: list[dict]) -> None:
     for seat in changed:
         seat.stack = stacks[seat.number]
     Seat.objects.bulk_update(changed, ["stack"])
+    spend_time_bank(hand, turn.seats, turn.now)
     if engine.is_over:
         turn.closed_table = settle_hand(table, hand, engine, turn.now)
     else:

@@ -13,7 +13,7 @@ from tables.engine.cards import format_card, format_cards, parse_cards
 from tables.engine.evaluator import (
     HAND_CATEGORIES,
     HandValue,
-    _category_of_rank,
+    category_of_rank,
     evaluate_omaha,
     omaha_strength,
 )
@@ -148,7 +148,7 @@ def test_rule_5_3_standard_hand_categories(hole, board, category):
 def test_rule_5_3_best_and_worst_hand_of_each_category(five_cards, category):
     """The category boundaries match phevaluator's rank layout exactly."""
     rank = phevaluator.evaluate_cards(*parse_cards(five_cards))
-    assert _category_of_rank(rank) == category
+    assert category_of_rank(rank) == category
 
 
 def test_rule_5_3_categories_are_ordered_best_first():

@@ -64,8 +64,20 @@ def all_in_hand() -> Hand:
     return hand
 
 
-HANDS = {"showdown": showdown_hand, "all-in": all_in_hand}
+def uncontested_hand() -> Hand:
+    """Pot Limit 1/2 heads-up: ann (1, button) raises, bob folds; nobody called, so ann may
+    show her cards after the hand, and does (RULES 5.1)."""
+    config = make_config({1: 200, 2: 200}, button=1, names=NAMES)
+    hand = Hand(config, stacked_deck(config, {1: "As Ad Kc Qd"}, "2c 7d 9h Js 3s"))
+    hand.start()
+    play(hand, "1 raise 6", "2 fold")
+    assert hand.is_over and hand.can_show_uncontested(1) and not hand.can_show_uncontested(2)
+    hand.show_uncontested(1)
+    return hand
+
+
 INSTALLATION = 123456  # given, so that these hands need no database
+HANDS = {"showdown": showdown_hand, "all-in": all_in_hand, "uncontested": uncontested_hand}
 
 
 def record(events, viewer_seat):
@@ -121,7 +133,7 @@ def test_every_writer_writes_the_hand(which, viewer_seat):
     assert [line.text for line in log if line.kind == "win"]  # the pots were paid, and said so
     stars = pokerstars_text(hand_record, INSTALLATION)
     assert stars.startswith("PokerStars Hand #123456000000000041:") and "*** SUMMARY ***" in stars
-    if which == "showdown":
+    if which in ("showdown", "uncontested"):
         # PokerKit plays our PHH under its own rules to our final stacks.
         assert pokerkit_final_stacks_by_seat(phh_text(hand_record, INSTALLATION)) == hand.stacks
     else:

@@ -1,4 +1,5 @@
-"""Chromium for the browser tests, and calling the services beside Playwright's event loop."""
+"""Chromium for the browser tests, calling the services beside Playwright's event loop, and
+what a person does on the pages (sign up, open a table, take a seat, act)."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,3 +25,68 @@ def in_thread(function, *args, **kwargs):
 
     with ThreadPoolExecutor(max_workers=1) as executor:
         return executor.submit(call).result()
+
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "a-Strong-pass-4821"
+# The socket is open once htmx says so: actions sent earlier would only be queued.
+MARK_SOCKET_OPEN = (
+    "document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; });"
+    "document.addEventListener('htmx:wsAfterMessage', () => { window.socketMessages = (window.socketMessages || 0) + 1; });"
+)
+
+
+def sign_up(page, username):
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def open_table(page, table):
+    page.goto("/")
+    page.get_by_role("link", name=f"Join {table.name}").click()
+    # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
+    page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
+
+
+def take_seat(page, seat_number, buy_in):
+    page.select_option("#sit-form select[name=seat_number]", str(seat_number))
+    page.fill("#sit-form input[name=buy_in]", str(buy_in))
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in:,} chips")
+
+
+def act(page, kind):
+    """Click an action button and wait until this page has moved past that turn."""
+    sequence = page.get_attribute("#controls", "data-sequence")
+    page.click(f'#controls button[data-act="{kind}"]')
+    page.wait_for_selector(f'#controls:not([data-sequence="{sequence}"])', state="attached")
+
+
+def act_when_ready(page, kind):
+    page.wait_for_selector(f'#controls button[data-act="{kind}"]')
+    act(page, kind)
+
+
+def hole_cards_on(page) -> set[str]:
+    """Every face-up card the page shows at a seat or in the viewer's own hand."""
+    return set(cards_on(page, "#felt .seat [data-card], #controls [data-card]"))
+
+
+def cards_on(page, selector) -> list[str]:
+    return page.eval_on_selector_all(selector, "cards => cards.map(card => card.dataset.card)")
+
+
+def catch_up(page, other):
+    """Wait until ``page`` shows the table at the version ``other`` shows (the felt carries it):
+    then ``page`` has been sent every change ``other`` has."""
+    version = other.get_attribute("#felt", "data-version")
+    page.wait_for_selector(f'#felt[data-version="{version}"]', state="attached")
+
+
+def screenshot(page, name):
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

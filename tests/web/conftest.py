@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from tests.support.browser import CHROMIUM_ARGS, SCREENSHOTS
+from tests.support.browser import CHROMIUM_ARGS, DESKTOP, MARK_SOCKET_OPEN, SCREENSHOTS
 
 
 @pytest.fixture(params=["redis", "in-memory"])
@@ -80,3 +80,23 @@ def chromium(live_server_url):
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def open_tab(chromium, live_server_url):
+    """A new browser context (its own cookies: one person) with one page on the live server."""
+    contexts = []
+
+    def open_one(viewport=DESKTOP):
+        # Playwright's wait_for_function polls its predicate with eval, which the site's
+        # Content-Security-Policy forbids; tests/web/test_csp.py walks the site with it enforced.
+        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True)
+        context.set_default_timeout(8000)
+        contexts.append(context)
+        page = context.new_page()
+        page.add_init_script(MARK_SOCKET_OPEN)
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()

@@ -12,93 +12,24 @@ import pytest
 from tables import services
 from tables.models import HandEvent
 
-from ..support.browser import SCREENSHOTS, in_thread
+from ..support.browser import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    act,
+    act_when_ready,
+    cards_on,
+    catch_up,
+    hole_cards_on,
+    in_thread,
+    open_table,
+    screenshot,
+    sign_up,
+    take_seat,
+)
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS, SHOWDOWN_DECK, deck_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-PASSWORD = "a-Strong-pass-4821"
-# The socket is open once htmx says so: actions sent earlier would only be queued.
-MARK_SOCKET_OPEN = (
-    "document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; });"
-    "document.addEventListener('htmx:wsAfterMessage', () => { window.socketMessages = (window.socketMessages || 0) + 1; });"
-)
-
-
-@pytest.fixture
-def open_tab(chromium, live_server_url):
-    """A new browser context (its own cookies: one person) with one page on the live server."""
-    contexts = []
-
-    def open_one(viewport=DESKTOP):
-        # Playwright's wait_for_function polls its predicate with eval, which the site's
-        # Content-Security-Policy forbids; tests/web/test_csp.py walks the site with it enforced.
-        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True)
-        context.set_default_timeout(8000)
-        contexts.append(context)
-        page = context.new_page()
-        page.add_init_script(MARK_SOCKET_OPEN)
-        return page
-
-    yield open_one
-    for context in contexts:
-        context.close()
-
-
-def sign_up(page, username):
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
-
-
-def open_table(page, table):
-    page.goto("/")
-    page.get_by_role("link", name=f"Join {table.name}").click()
-    page.wait_for_function("window.socketOpen === true")
-
-
-def take_seat(page, seat_number, buy_in):
-    page.select_option("#sit-form select[name=seat_number]", str(seat_number))
-    page.fill("#sit-form input[name=buy_in]", str(buy_in))
-    page.click("#sit-form button[type=submit]")
-    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in:,} chips")
-
-
-def act(page, kind):
-    """Click an action button and wait until this page has moved past that turn."""
-    sequence = page.get_attribute("#controls", "data-sequence")
-    page.click(f'#controls button[data-act="{kind}"]')
-    page.wait_for_selector(f'#controls:not([data-sequence="{sequence}"])', state="attached")
-
-
-def act_when_ready(page, kind):
-    page.wait_for_selector(f'#controls button[data-act="{kind}"]')
-    act(page, kind)
-
-
-def hole_cards_on(page) -> set[str]:
-    """Every face-up card the page shows at a seat or in the viewer's own hand."""
-    return set(cards_on(page, "#felt .seat [data-card], #controls [data-card]"))
-
-
-def cards_on(page, selector) -> list[str]:
-    return page.eval_on_selector_all(selector, "cards => cards.map(card => card.dataset.card)")
-
-
-def catch_up(page, other):
-    """Wait until ``page`` shows the table at the version ``other`` shows (the felt carries it):
-    then ``page`` has been sent every change ``other`` has."""
-    version = other.get_attribute("#felt", "data-version")
-    page.wait_for_selector(f'#felt[data-version="{version}"]', state="attached")
-
-
-def screenshot(page, name):
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_pot_limit_hand_to_showdown_with_a_spectator(open_tab, make_table):

@@ -5,9 +5,8 @@ import pytest
 
 from tables import services
 
-from ..support.browser import in_thread
+from ..support.browser import DESKTOP, MARK_SOCKET_OPEN, PASSWORD, PHONE, act, catch_up, in_thread, screenshot
 from ..support.decks import SHOWDOWN_DECK, deck_from
-from .test_browser import DESKTOP, MARK_SOCKET_OPEN, PASSWORD, PHONE, act, catch_up, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -78,7 +78,7 @@ def test_the_wager_form_sends_the_action_as_its_text(variant, deal, kind):
     controls = controls_for(deal(variant))
     assert controls.wager_kind == kind
     controls_html = engines["fragments"].env.get_template("tables/controls.html")
-    me = SimpleNamespace(controls=controls, my_cards=[], in_running_hand=True)
+    me = SimpleNamespace(controls=controls, my_cards=[], in_running_hand=True, readout=None, own_seat=None)
     html = controls_html.render({"me": me, "view": SimpleNamespace(hand=None, clock=None)})
     assert f'name="action" value="{kind}"' in html and f'data-act="{kind}"' in html
     assert "ActionKind" not in html
@@ -113,7 +113,11 @@ def test_the_log_tells_the_hand_and_shows_hole_cards_only_to_their_owner():
         "Button: seat 1 (alice)", "alice posts the small blind: 1", "bob posts the big blind: 2",
         "Dealt to you:", "alice raises to 6",
     ]  # fmt: skip
-    assert texts[-3:] == ["bob shows Two pair:", "alice shows Full house:", "alice wins the pot (12)"]
+    assert texts[-3:] == [
+        "bob shows Two pair, aces and sevens:",
+        "alice shows Kings full of sevens:",
+        "alice wins the pot (12)",
+    ]
     for viewer, own in [(1, SEAT_1_CARDS), (2, SEAT_2_CARDS), (None, [])]:
         dealt = [line for line in log_lines(visible_events(hand.events, viewer)) if line.kind == "private"]
         assert [card.text for line in dealt for card in line.cards] == own

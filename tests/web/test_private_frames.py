@@ -62,7 +62,23 @@ def test_through_a_showdown_hole_cards_reach_only_their_owner_until_shown(heads_
         for onlooker in (spectator, watcher):
             assert leaks(onlooker.frames[: before_showdown[onlooker]], SEAT_1_CARDS + SEAT_2_CARDS) == []
         showdown = "".join(spectator.frames[before_showdown[spectator] :])
-        assert "Full house" in showdown and "winning card" in showdown
+        assert "Kings full of sevens" in showdown and "winning card" in showdown
+        # Each player's hand in words (RULES 5.2) reaches only that player, from the flop on.
+        assert "hand-readout" in "".join(alice_tab.frames) and "hand-readout" in "".join(bob_tab.frames)
+        for client, mine, theirs in [
+            (alice_tab, "Kings full of sevens", "Two pair, aces and sevens"),
+            (bob_tab, "Two pair, aces and sevens", "Kings full of sevens"),
+        ]:
+            seen = visible_text("".join(client.frames[: before_showdown[client]]))
+            assert f"Your hand: {mine}" in seen and theirs not in seen
+        for onlooker in (spectator, watcher):
+            assert "hand-readout" not in "".join(onlooker.frames) and "Your hand" not in "".join(onlooker.frames)
+        # The chat and the dealer's lines carry no card: the same line reaches everyone.
+        await alice_tab.send(action="chat", text="good game")
+        chat_frames = [await client.until("good game") for client in everyone]
+        assert len(set(chat_frames)) == 1
+        chat_and_dealer = [f for client in everyone for f in client.frames if "chat-line" in f and "felt" not in f]
+        assert leaks(chat_and_dealer, SEAT_1_CARDS + SEAT_2_CARDS) == []
         for client in everyone:
             await client.close()
 
@@ -85,6 +101,7 @@ def test_a_hand_won_without_showdown_never_shows_a_card(heads_up, channel_layer)
         assert leaks(alice_tab.frames, SEAT_2_CARDS) == []
         assert leaks(spectator.frames, SEAT_1_CARDS + SEAT_2_CARDS) == []
         assert leaks(bob_tab.frames, SEAT_2_CARDS)  # bob saw his own
+        assert not any("hand-readout" in frame for tab in everyone for frame in tab.frames)  # no flop: no read-out
         for client in everyone:
             await client.close()
 

@@ -2,6 +2,13 @@ from django.core.management.base import BaseCommand
 
 from tables.models import Table
 
+# The demo tables give every player a time bank: 30 s to start, 5 s more every 10 hands, up to 60 s.
+TIME_BANK = {
+    "time_bank_initial_seconds": 30,
+    "time_bank_refill_seconds": 5,
+    "time_bank_refill_hands": 10,
+    "time_bank_cap_seconds": 60,
+}
 DEMO_TABLES = [
     {
         "name": "Limit 10/20",
@@ -11,6 +18,7 @@ DEMO_TABLES = [
         "seat_count": 6,
         "min_buy_in": 200,
         "max_buy_in": 1000,
+        **TIME_BANK,
     },
     {
         "name": "Pot Limit 1/2",
@@ -20,6 +28,7 @@ DEMO_TABLES = [
         "seat_count": 6,
         "min_buy_in": 40,
         "max_buy_in": 200,
+        **TIME_BANK,
     },
     {
         "name": "Pot Limit 5/10 heads-up",
@@ -29,6 +38,7 @@ DEMO_TABLES = [
         "seat_count": 2,
         "min_buy_in": 200,
         "max_buy_in": 1000,
+        **TIME_BANK,
     },
     {
         "name": "Limit 2/4 full ring",
@@ -38,6 +48,7 @@ DEMO_TABLES = [
         "seat_count": 10,
         "min_buy_in": 40,
         "max_buy_in": 400,
+        **TIME_BANK,
     },
 ]
 

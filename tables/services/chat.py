@@ -1,0 +1,173 @@
+"""The table chat: players' messages, the dealer's lines, mutes.
+
+A message is checked (logged in, not muted by staff, not empty, at most ``CHAT_MAX_CHARS``,
+within the player's ``CHAT_RATE``), stored as typed and announced on commit to whoever
+listens (the notify layer, which renders it escaped and pushes it to the table's sockets).
+The dealer says when a hand starts and who won, in the transaction that deals or ends
+the hand, after its change is announced (so the felt shows the hand first). Lines older than ``CHAT_RETENTION_HOURS`` are pruned.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tables.engine import Hand as EngineHand
+from tables.engine.events import EventType
+from tables.models import ChatMessage, ChatMute, Table
+
+from .errors import TableError
+
+Listener = Callable[[ChatMessage], None]
+_listeners: list[Listener] = []
+MuteListener = Callable[[int], None]
+_mute_listeners: list[MuteListener] = []
+_RATE = re.compile(r"^(\d+)/(\d*)([smh])$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+# Control characters would hide or reorder text; tabs and newlines become spaces.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+class ChatRefused(TableError):
+    """A message that cannot be sent; the text says why."""
+
+
+def subscribe(listener: Listener) -> None:
+    """``listener(message)`` after a message or dealer line commits."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def subscribe_mutes(listener: MuteListener) -> None:
+    """``listener(owner_id)`` after a player's mutes change."""
+    if listener not in _mute_listeners:
+        _mute_listeners.append(listener)
+
+
+def chat_rate() -> tuple[int, int]:
+    """``CHAT_RATE`` as (messages, seconds)."""
+    found = _RATE.match(settings.CHAT_RATE.strip())
+    if not found:
+        raise ValueError(f"CHAT_RATE is 'N/s', 'N/m', 'N/h' or e.g. '5/10s'; got {settings.CHAT_RATE!r}.")
+    count, multiple, unit = found.groups()
+    return int(count), int(multiple or 1) * _UNIT_SECONDS[unit]
+
+
+def clean_text(text: str) -> str:
+    return " ".join(_CONTROL.sub("", text).split())
+
+
+def send_message(*, user, table_id: int, text: str, now: datetime | None = None) -> ChatMessage:
+    """A player's (or a watcher's) message to a table's chat."""
+    now = now or timezone.now()
+    if not getattr(user, "is_authenticated", False):
+        raise ChatRefused("Log in to chat.")
+    if user.chat_muted:
+        raise ChatRefused("The staff have muted you in chat.")
+    text = clean_text(text if isinstance(text, str) else "")
+    if not text:
+        raise ChatRefused("Type a message first.")
+    if len(text) > settings.CHAT_MAX_CHARS:
+        raise ChatRefused(f"A message is at most {settings.CHAT_MAX_CHARS} characters.")
+    table = Table.objects.filter(pk=table_id, is_active=True).first()
+    if table is None:
+        raise ChatRefused("This table is closed.")
+    if not _within_rate(user.pk):
+        raise ChatRefused("You are sending messages too fast: wait a few seconds.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table=table, author=user, text=text, created_at=now)
+        prune(now, table_id=table.pk)  # the embedded default has no beat to prune hourly
+        _announce_on_commit(message)
+    return message
+
+
+def dealer_line(table: Table, kind: str, params: dict, now: datetime) -> ChatMessage:
+    """The dealer's line (inside the caller's transaction): ``kind`` a ``ChatMessage.Kind``."""
+    message = ChatMessage.objects.create(table=table, kind=kind, params=params, created_at=now)
+    _announce_on_commit(message)
+    return message
+
+
+def say_hand_started(table: Table, number: int, now: datetime) -> None:
+    dealer_line(table, ChatMessage.Kind.HAND_STARTED, {"number": number}, now)
+
+
+def say_who_won(table: Table, engine: EngineHand, now: datetime) -> None:
+    """The dealer's line for each winner of a hand that just ended, with all they won."""
+    won: dict[int, int] = {}
+    for event in engine.events:
+        if event["type"] == EventType.POT_AWARDED:
+            for winner in event["winners"]:
+                won[winner["seat"]] = won.get(winner["seat"], 0) + winner["amount"]
+    names = {seat.seat: seat.name or f"Seat {seat.seat}" for seat in engine.config.seats}
+    for seat, amount in won.items():
+        dealer_line(table, ChatMessage.Kind.POT_WON, {"player": names[seat], "amount": amount}, now)
+
+
+def mute(*, user, player_id: object) -> None:
+    """``user`` stops seeing ``player_id``'s messages (everywhere, until unmuted)."""
+    muted = _other_player(user, player_id)
+    try:
+        with transaction.atomic():
+            ChatMute.objects.create(owner=user, muted=muted)
+    except IntegrityError:
+        return  # already muted: nothing changes
+    transaction.on_commit(lambda: _mutes_changed(user.pk))
+
+
+def unmute(*, user, player_id: object) -> None:
+    muted = _other_player(user, player_id)
+    if ChatMute.objects.filter(owner=user, muted=muted).delete()[0]:
+        transaction.on_commit(lambda: _mutes_changed(user.pk))
+
+
+def prune(now: datetime | None = None, table_id: int | None = None) -> int:
+    """Delete the lines older than the retention (at one table, or all); returns how many."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.CHAT_RETENTION_HOURS)
+    old = ChatMessage.objects.filter(created_at__lt=cutoff)
+    deleted, _ = (old.filter(table_id=table_id) if table_id is not None else old).delete()
+    return deleted
+
+
+def _other_player(user, player_id: object):
+    if not getattr(user, "is_authenticated", False):
+        raise ChatRefused("Log in to chat.")
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise ChatRefused("Unknown player.")
+    if player_id == user.pk:
+        raise ChatRefused("You cannot mute yourself.")
+    player = get_user_model().objects.filter(pk=player_id).first()
+    if player is None:
+        raise ChatRefused("Unknown player.")
+    return player
+
+
+def _within_rate(user_id: int) -> bool:
+    """Count one message in the player's fixed window (one atomic increment in the shared cache)."""
+    limit, seconds = chat_rate()
+    window = int(time.time() // seconds)
+    key = f"chat-rate:{user_id}:{seconds}:{window}"
+    cache.add(key, 0, timeout=seconds + 1)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=seconds + 1)
+        count = 1
+    return count <= limit
+
+
+def _announce_on_commit(message: ChatMessage) -> None:
+    transaction.on_commit(lambda: [listener(message) for listener in _listeners])
+
+
+def _mutes_changed(owner_id: int) -> None:
+    for listener in _mute_listeners:
+        listener(owner_id)
