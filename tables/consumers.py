@@ -160,6 +160,10 @@ class TableConsumer(GuardedConsumer):
             services.sit_out(user=user, table_id=table_id)
         elif command == "leave":
             services.leave(user=user, table_id=table_id)
+        elif command == "contribute":
+            services.contribute(
+                user=user, table_id=table_id, seed_commitment=data["seed_commitment"], value=data["value"]
+            )
 
     async def renew_request_id(self) -> None:
         """The seat forms' request id was used: the forms on the page get a fresh one, so a

@@ -48,7 +48,7 @@ def table_state(
     """The state of a table whose rows the caller holds; ``engine``: the hand, if already replayed."""
     if hand is None:
         return TableState(table, seats, None, {}, None)
-    key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
+    key = (hand.pk, hand.sequence, hand.merkle_root)  # the root guards against a reused id
     if engine is not None:
         _remember(_REPLAYS, key, engine)
     return TableState(table, seats, hand, _hand_players(hand), _replayed(hand, key))
@@ -70,7 +70,7 @@ def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
 
 
 def _hand_players(hand: Hand) -> dict[int, int]:
-    key = (hand.pk, hand.deck_commitment)
+    key = (hand.pk, hand.merkle_root)
     cached = _HAND_PLAYERS.get(key)
     if cached is None:
         players = dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "player_id"))

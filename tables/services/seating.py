@@ -12,6 +12,7 @@ from tables.models import Seat, SeatSession, Table
 from tables.selectors.hands import dealt_into, running_hand
 
 from .changes import mark_changed
+from .contributions import ensure_next_seed
 from .errors import RepeatedRequest, TableError
 from .locking import lock_table
 from .occupancy import cash_out_and_free
@@ -60,6 +61,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
         buy_in = _check_amount(buy_in)
         if not table.min_buy_in <= buy_in <= table.max_buy_in:
             raise TableError(f"The buy-in here is {table.min_buy_in:,} to {table.max_buy_in:,} chips.")
+        ensure_next_seed(table)  # published before the table's first hand can be dealt
         occupancy = SeatSession.objects.create(table=table, seat_number=seat_number, player=user, buy_in=buy_in)
         cashier.buy_in(user=user, table=table, amount=buy_in, occupancy=occupancy.reference, request_id=request_id)
         seat = Seat.objects.create(
