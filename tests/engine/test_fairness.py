@@ -8,7 +8,6 @@ verifier (``verify_hand.py``) is checked to agree with the engine on them.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from tables.engine import Action, ActionKind, HandConfig, SeatSetup, Variant, fa
 from tables.engine import Hand as EngineHand
 from tables.engine.cards import format_cards
 from tables.engine.deck import FULL_DECK
+from tests.support.verifier import load_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = (ROOT / "docs" / "fair-dealing.md").read_text(encoding="utf-8")
@@ -40,13 +40,6 @@ VECTOR = {
 
 seeds = st.binary(min_size=32, max_size=32)
 values = st.binary(min_size=32, max_size=32)
-
-
-def load_verifier():
-    spec = importlib.util.spec_from_file_location("verify_hand", ROOT / "verify_hand.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def contributions_for(*pairs: tuple[int, bytes]) -> list[fairness.Contribution]:
