@@ -98,10 +98,29 @@
     if (lines) lines.scrollTop = lines.scrollHeight;
   }
 
+  // --- Fair dealing: this browser's random value for the next hand's deck, sent once per
+  // published seed commitment (docs/fair-dealing.md). The seat panel carries the form only
+  // for a seated player; the value never comes back from the server.
+  var contributedFor = null;
+  function contribute() {
+    var form = document.getElementById("contribution-form");
+    if (!form || !window.crypto || !window.crypto.getRandomValues) return;
+    var commitment = form.dataset.seedCommitment;
+    if (!commitment || commitment === contributedFor) return;
+    var bytes = new Uint8Array(32);
+    window.crypto.getRandomValues(bytes);
+    form.querySelector('input[name="value"]').value = Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+    contributedFor = commitment;
+    form.requestSubmit();
+  }
+
   function afterUpdate() {
     startCountdown();
     onControls();
     scrollLog();
+    contribute();
   }
   page.addEventListener("htmx:wsAfterMessage", afterUpdate);
   afterUpdate();
