@@ -10,8 +10,9 @@ The file is what the hand page's "Download the proof (JSON)" link gives. This sc
 2. that each card sits where the dealing order puts it (hole cards one at a time from left of
    the button, a burn before the flop, the turn and the river);
 3. once the full reveal is in the file: the server seed against the commitment published
-   before the players sent their values, the whole deck and every salt derived from the seed
-   and the contributions, and the Merkle root rebuilt from all 52 positions.
+   before the players sent their values, the stand-in value of any seat whose player sent none
+   (it follows from the seed), the whole deck and every salt derived from the seed and the
+   contributions, and the Merkle root rebuilt from all 52 positions.
 
 It prints what it checked and exits 0 if everything holds, 1 (naming what failed) if not.
 The construction is specified in docs/fair-dealing.md; this file shares no code with the room.
@@ -148,6 +149,10 @@ def verify(proof: dict) -> list[str]:
         failures.append("the server seed does not match the seed commitment published before the contributions")
     else:
         print("ok   the server seed matches its commitment")
+    for each in reveal["contributions"]:
+        stand_in = hmac_sha256(seed, b"omaha-room/stand-in/v1" + bytes([each["seat"]])).hex()
+        if each["source"] == "server" and each["value"] != stand_in:
+            failures.append(f"seat {each['seat']}: the server's stand-in value is not the one the seed fixes")
     deck, salts = derive(seed, reveal["contributions"])
     if tree_root([leaf(position, deck[position], salts[position]) for position in range(52)]) != root:
         failures.append("the deck derived from the seed and the contributions does not give the Merkle root")

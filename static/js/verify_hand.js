@@ -108,6 +108,11 @@
     if (reveal) {
       var seed = unhex(reveal.server_seed);
       if (hex(await sha256(concat("omaha-room/seed/v1", [0], seed))) !== proof.seed_commitment) failures.push("the server seed does not match its commitment");
+      for (var c = 0; c < reveal.contributions.length; c++) {
+        var each = reveal.contributions[c];
+        var standIn = hex(await hmac(seed, concat("omaha-room/stand-in/v1", [each.seat])));
+        if (each.source === "server" && each.value !== standIn) failures.push("seat " + each.seat + ": the server's stand-in value is not the one the seed fixes");
+      }
       var derived = await derive(seed, reveal.contributions);
       var leaves = [];
       for (var p = 0; p < 52; p++) leaves.push(await leaf(p, derived.deck[p], derived.salts[p]));

@@ -3,8 +3,9 @@ contributions, committed card by card in a Merkle tree (docs/fair-dealing.md).
 
 - The server draws a 32-byte seed per hand and publishes ``seed_commitment(seed)`` before
   any contribution for that hand can be sent.
-- Every player dealt in contributes 32 random bytes (their browser's Web Crypto); the
-  server draws them for a player who sent none, and records that it did.
+- Every player dealt in contributes 32 random bytes (their browser's Web Crypto); for a
+  player who sent none the value follows from the committed seed (``stand_in_contribution``),
+  recorded as the server's.
 - ``deal(seed, contributions)`` derives a key (HKDF-SHA256 extract, RFC 5869) from the seed
   and the contributions in seat order; an HMAC-SHA256 counter-mode stream from that key
   drives a Fisher-Yates shuffle with rejection sampling (no modulo bias), and the same key
@@ -39,6 +40,7 @@ SEED_TAG = b"omaha-room/seed/v1"
 DEAL_TAG = b"omaha-room/deal/v1"
 SHUFFLE_TAG = b"omaha-room/shuffle/v1"
 SALT_TAG = b"omaha-room/salt/v1"
+STAND_IN_TAG = b"omaha-room/stand-in/v1"
 CARD_TAG = b"omaha-room/card/v1"
 LEAF_PREFIX = b"\x00"  # RFC 6962 domain separation of leaves and inner nodes
 NODE_PREFIX = b"\x01"
@@ -76,9 +78,12 @@ def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
-def new_contribution() -> bytes:
-    """The server's own contribution for a player who sent none."""
-    return secrets.token_bytes(CONTRIBUTION_BYTES)
+def stand_in_contribution(seed: bytes, seat: int) -> bytes:
+    """The contribution of a seat whose player sent none: ``HMAC(seed, "omaha-room/stand-in/v1" ||
+    seat byte)``. It follows from the committed seed, so the server cannot pick it after seeing
+    the players' values (it could otherwise try values until it liked the deck)."""
+    _check_length(seed, SEED_BYTES, "server seed")
+    return hmac.new(seed, STAND_IN_TAG + bytes([seat]), hashlib.sha256).digest()
 
 
 def seed_commitment(seed: bytes) -> bytes:

@@ -3,8 +3,9 @@
 The next hand's seed is drawn, and its commitment published, when a table's first player sits
 down and again at every deal for the hand after it, so the commitment is out before any
 contribution for that hand can be sent. A seated player's browser then sends one random value
-per hand (``contribute``); at the deal the values of the players dealt in are used, the
-server's own for anyone who sent none (marked as such), see ``tables.engine.fairness``.
+per hand (``contribute``); at the deal the values of the players dealt in are used, and for
+anyone who sent none a stand-in that follows from the seed (marked as the server's), see
+``tables.engine.fairness``.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def take_next_seed(table: Table) -> tuple[bytes, str]:
     return seed, commitment
 
 
-def gather_contributions(table: Table, commitment: str, players: dict[int, int]) -> list[fairness.Contribution]:
-    """One contribution per seat dealt in (``players``: seat -> user id), in seat order; the
-    table's stored values are used up."""
+def gather_contributions(
+    table: Table, seed: bytes, commitment: str, players: dict[int, int]
+) -> list[fairness.Contribution]:
+    """One contribution per seat dealt in (``players``: seat -> user id), in seat order, the
+    seed's stand-in for a player who sent none; the table's stored values are used up."""
     sent = dict(
         DealContribution.objects.filter(table=table, seed_commitment=commitment).values_list("player_id", "value")
     )
@@ -56,7 +59,8 @@ def gather_contributions(table: Table, commitment: str, players: dict[int, int])
     for seat, player_id in sorted(players.items()):
         value = sent.get(player_id)
         if value is None:
-            contributions.append(fairness.Contribution(seat, fairness.new_contribution(), fairness.Source.SERVER))
+            stand_in = fairness.stand_in_contribution(seed, seat)
+            contributions.append(fairness.Contribution(seat, stand_in, fairness.Source.SERVER))
         else:
             contributions.append(fairness.Contribution(seat, bytes.fromhex(value), fairness.Source.PLAYER))
     return contributions

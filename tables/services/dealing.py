@@ -81,7 +81,7 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
         big_blind_seat=plan.big_blind_seat,
     )
     seed, commitment = take_next_seed(table)
-    contributions = gather_contributions(table, commitment, {n: seats[n].player_id for n in plan.dealt_in})
+    contributions = gather_contributions(table, seed, commitment, {n: seats[n].player_id for n in plan.dealt_in})
     dealt = fairness.deal(seed, contributions)
     if deck is not None:
         dealt = fairness.commit_deck(tuple(deck), dealt.salts)

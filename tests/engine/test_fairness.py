@@ -36,6 +36,7 @@ VECTOR = {
     "salt_0": "28188ed18aedd80dd51475481ffaf60cec09ba3e81ab12fe66d66b171afd7b4c",
     "leaf_0": "5e3d006aca4e910b23c5063e1006ed9c4cef85c5cd9b57ea1a546aa9cd45608c",
     "merkle_root": "732f427f50fc54e7215b784f62eb4b51d258855d9d1d80023270abbd7923250a",
+    "stand_in_4": "bd03b72f7592adece1bfd9b1f18d61b75b99152bdb67bf532a06df5000d8c9f4",
 }
 
 seeds = st.binary(min_size=32, max_size=32)
@@ -57,6 +58,7 @@ def test_the_published_vectors_hold_for_the_engine():
     assert dealt.salts[0].hex() == VECTOR["salt_0"]
     assert dealt.leaves[0].hex() == VECTOR["leaf_0"]
     assert dealt.root.hex() == VECTOR["merkle_root"]
+    assert fairness.stand_in_contribution(VECTOR_SEED, 4).hex() == VECTOR["stand_in_4"]
 
 
 def test_the_document_publishes_the_same_vectors():
@@ -72,6 +74,8 @@ def test_the_standard_library_verifier_agrees_with_the_engine_on_the_vectors():
     assert salts[0].hex() == VECTOR["salt_0"]
     leaves = [verifier.leaf(position, deck[position], salts[position]) for position in range(52)]
     assert verifier.tree_root(leaves).hex() == VECTOR["merkle_root"]
+    stand_in = verifier.hmac_sha256(VECTOR_SEED, b"omaha-room/stand-in/v1" + bytes([4]))
+    assert stand_in.hex() == VECTOR["stand_in_4"]
 
 
 @settings(max_examples=25, deadline=None)
@@ -154,6 +158,19 @@ def test_every_card_lands_in_every_position_over_many_decks():
     """A coarse sanity check of the shuffle's spread (the uniformity argument is the algorithm)."""
     firsts = {fairness.deal(hashlib.sha256(bytes([n])).digest(), []).deck[0] for n in range(256)}
     assert len(firsts) > 40
+
+
+def test_a_stand_in_follows_from_the_seed_and_the_seat():
+    """The server cannot choose a silent player's value after seeing the others' values."""
+    assert fairness.stand_in_contribution(VECTOR_SEED, 4) == fairness.stand_in_contribution(VECTOR_SEED, 4)
+    assert fairness.stand_in_contribution(VECTOR_SEED, 4) != fairness.stand_in_contribution(VECTOR_SEED, 5)
+    other_seed = bytes([1]) + VECTOR_SEED[1:]
+    assert fairness.stand_in_contribution(other_seed, 4) != fairness.stand_in_contribution(VECTOR_SEED, 4)
+
+
+def test_the_fairness_module_never_uses_the_random_module():
+    source = (ROOT / "tables" / "engine" / "fairness.py").read_text(encoding="utf-8")
+    assert "import random" not in source and "from random" not in source
 
 
 # --- commitments and the Merkle tree ---------------------------------------------------

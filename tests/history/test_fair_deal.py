@@ -149,6 +149,8 @@ def test_staff_get_the_full_reveal_as_soon_as_the_hand_is_complete(client, seede
     proof = proof_of(client, staff, hand)
     assert proof["full_reveal"]["server_seed"] == hand.server_seed
     assert failures(proof) == []
+    page = client.get(reverse("history:detail", args=[hand.pk])).content.decode()
+    assert hand.server_seed in page and all(each["value"] in page for each in hand.contributions)
 
 
 def test_never_keeps_the_full_reveal_from_players(client, seeded_hand, settings):
@@ -171,6 +173,9 @@ def test_a_changed_seed_or_contribution_fails_the_full_verification(client, seed
     swapped_seed = copy.deepcopy(honest)
     swapped_seed["full_reveal"]["server_seed"] = fairness.new_seed().hex()
     assert any("seed commitment" in failure for failure in failures(swapped_seed))
+    picked = copy.deepcopy(honest)  # a server that chose a silent player's value itself
+    picked["full_reveal"]["contributions"][0].update(value=fairness.new_seed().hex(), source="server")
+    assert any("stand-in" in failure for failure in failures(picked))
     for index in range(len(honest["full_reveal"]["contributions"])):
         changed = copy.deepcopy(honest)
         changed["full_reveal"]["contributions"][index]["value"] = _flip(

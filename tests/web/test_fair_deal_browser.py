@@ -11,7 +11,7 @@ import pytest
 from tables import services
 from tables.models import DealContribution, Hand
 
-from ..support.browser import in_thread
+from ..support.browser import SCREENSHOTS, in_thread
 from ..support.fairness import check_down
 from .test_browser import sign_up, take_seat
 
@@ -75,6 +75,7 @@ def test_browsers_contribute_and_the_hand_page_verifies_its_proof(strict_tab, ma
     Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(hours=25))
     outcome = verify_on_page(alice, hand)
     assert outcome.startswith("verified") and "full reveal checks too" in outcome, outcome
+    alice.screenshot(path=str(SCREENSHOTS / "hand-page-fair-deal.png"), full_page=True)
 
     def tampered(route):
         proof = json.loads(route.fetch().text())
