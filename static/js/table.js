@@ -101,10 +101,18 @@
   // --- Fair dealing: this browser's random value for the next hand's deck, sent once per
   // published seed commitment (docs/fair-dealing.md). The seat panel carries the form only
   // for a seated player; the value never comes back from the server.
+  // Only once the socket is open: before htmx has taken the form over, a submit would be an
+  // ordinary form submission that leaves the page.
   var contributedFor = null;
+  var socketOpen = false;
+  page.addEventListener("htmx:wsOpen", function () {
+    socketOpen = true;
+    contribute();
+  });
+  page.addEventListener("htmx:wsClose", function () { socketOpen = false; });
   function contribute() {
     var form = document.getElementById("contribution-form");
-    if (!form || !window.crypto || !window.crypto.getRandomValues) return;
+    if (!socketOpen || !form || !window.crypto || !window.crypto.getRandomValues) return;
     var commitment = form.dataset.seedCommitment;
     if (!commitment || commitment === contributedFor) return;
     var bytes = new Uint8Array(32);
