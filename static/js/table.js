@@ -110,6 +110,15 @@
     contribute();
   });
   page.addEventListener("htmx:wsClose", function () { socketOpen = false; });
+  // The hand page compares what this browser sent with what the hand used (verify_hand.js).
+  var SENT_KEY = "omaha.contributions";
+  function remember(commitment, value) {
+    try {
+      var sent = JSON.parse(localStorage.getItem(SENT_KEY) || "[]");
+      sent.push({ commitment: commitment, value: value });
+      localStorage.setItem(SENT_KEY, JSON.stringify(sent.slice(-200)));
+    } catch (error) { /* storage full or refused: the check on the hand page is skipped */ }
+  }
   function contribute() {
     var form = document.getElementById("contribution-form");
     if (!socketOpen || !form || !window.crypto || !window.crypto.getRandomValues) return;
@@ -121,6 +130,7 @@
       return (b < 16 ? "0" : "") + b.toString(16);
     }).join("");
     contributedFor = commitment;
+    remember(commitment, form.querySelector('input[name="value"]').value);
     form.requestSubmit();
   }
 

@@ -119,7 +119,17 @@
       if (hex(await treeRoot(leaves)) !== root) failures.push("the deck derived from the seeds does not give the Merkle root");
       proof.cards.forEach(function (c) { if (derived.deck[c.position] !== c.card) failures.push(c.card + ": the derived deck has " + derived.deck[c.position]); });
     }
-    return { failures: failures, checked: checked, full: Boolean(reveal) };
+    var own = proof.own_contribution, sentByThisBrowser = null;
+    try {
+      sentByThisBrowser = JSON.parse(localStorage.getItem("omaha.contributions") || "[]")
+        .filter(function (each) { return each.commitment === proof.seed_commitment; })[0] || null;
+    } catch (error) { sentByThisBrowser = null; }
+    var ownUsed = false;
+    if (own && sentByThisBrowser) {
+      if (own.source === "player" && own.value === sentByThisBrowser.value) ownUsed = true;
+      else failures.push(section.dataset.ownNotUsed);
+    }
+    return { failures: failures, checked: checked, full: Boolean(reveal), ownUsed: ownUsed };
   }
 
   button.addEventListener("click", function () {
@@ -139,7 +149,8 @@
         } else {
           result.className = "verify-result won";
           result.textContent = section.dataset.verified.replace("%(count)s", outcome.checked) +
-            (outcome.full ? " " + section.dataset.verifiedFull : "");
+            (outcome.full ? " " + section.dataset.verifiedFull : "") +
+            (outcome.ownUsed ? " " + section.dataset.ownUsed : "");
         }
         result.dataset.outcome = outcome.failures.length ? "failed" : "verified";
       })

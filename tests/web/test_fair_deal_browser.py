@@ -71,6 +71,7 @@ def test_browsers_contribute_and_the_hand_page_verifies_its_proof(strict_tab, ma
 
     outcome = verify_on_page(alice, hand)
     assert outcome.startswith("verified: Verified: all 13 cards"), outcome
+    assert "The value this browser sent for the hand is the one it used." in outcome, outcome
 
     Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(hours=25))
     outcome = verify_on_page(alice, hand)
@@ -83,6 +84,15 @@ def test_browsers_contribute_and_the_hand_page_verifies_its_proof(strict_tab, ma
             1:
         ]
         route.fulfill(json=proof)
+
+    def swapped_contribution(route):
+        proof = json.loads(route.fetch().text())
+        proof["own_contribution"]["value"] = "00" * 32  # not what alice's browser sent
+        route.fulfill(json=proof)
+
+    alice.route(f"**/hands/{hand.pk}/proof.json", swapped_contribution)
+    outcome = verify_on_page(alice, hand)
+    assert outcome.startswith("failed") and "the hand used another" in outcome, outcome
 
     bob.route(f"**/hands/{hand.pk}/proof.json", tampered)
     outcome = verify_on_page(bob, hand)
