@@ -326,3 +326,9 @@ WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
+
+# --- Fair dealing (docs/fair-dealing.md) ------------------------------------
+# Hours after a hand ends before its full reveal (server seed, contributions, every card's
+# salt) is published to its players; "never" keeps it for staff only. Staff see it at once.
+_reveal_after = env.str("FAIR_DEAL_REVEAL_AFTER_HOURS", default="24").strip().lower()
+FAIR_DEAL_REVEAL_AFTER = None if _reveal_after == "never" else timedelta(hours=float(_reveal_after))

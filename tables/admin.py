@@ -131,6 +131,9 @@ class HandEventInline(ReadOnlyInline):
         return event.payload
 
 
+HAND_SECRETS = ("deck", "server_seed", "contributions")
+
+
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
     """Hands are their event log: read-only for everyone."""
@@ -138,16 +141,17 @@ class HandAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "number", "state", "button", "sequence", "started_at", "ended_at")
     list_select_related = ("table",)
     list_filter = ("state", "table")
-    # The deck and salt stay secret while the hand runs, from staff too.
-    readonly_fields = [f.name for f in Hand._meta.fields if f.name not in ("deck", "salt")] + ["revealed_deck"]
-    exclude = ("deck", "salt")
+    # The deck, the server seed and the contributions stay secret while the hand runs, from staff
+    # too; staff get the full reveal as soon as the hand is complete.
+    readonly_fields = [f.name for f in Hand._meta.fields if f.name not in HAND_SECRETS] + ["full_reveal"]
+    exclude = HAND_SECRETS
     inlines = [HandPlayerInline, HandEventInline]
 
-    @admin.display(description="Deck and salt")
-    def revealed_deck(self, hand):
+    @admin.display(description="Full reveal (deck, server seed, contributions)")
+    def full_reveal(self, hand):
         if hand.state != Hand.State.COMPLETE:
             return "secret until the hand is complete"
-        return f"{hand.deck} : {hand.salt}"
+        return f"{hand.deck} · seed {hand.server_seed} · {hand.contributions}"
 
 
 @admin.register(ClockPolicy)

@@ -224,6 +224,10 @@ class TableConsumer(GuardedConsumer):
             chat.mute(user=user, player_id=data["player"])
         elif command == "unmute":
             chat.unmute(user=user, player_id=data["player"])
+        elif command == "contribute":
+            services.contribute(
+                user=user, table_id=table_id, seed_commitment=data["seed_commitment"], value=data["value"]
+            )
 
     async def renew_request_id(self) -> None:
         """The seat forms' request id was used: the forms on the page get a fresh one, so a

@@ -63,6 +63,13 @@ class TopUpForm(IdempotentForm):
     amount = forms.IntegerField(min_value=1, max_value=MAX_CHIPS)
 
 
+class ContributeForm(forms.Form):
+    """A seated player's random value for the next hand's deck (docs/fair-dealing.md)."""
+
+    seed_commitment = forms.RegexField(regex=r"^[0-9a-f]{64}$", max_length=64)
+    value = forms.RegexField(regex=r"^[0-9a-f]{64}$", max_length=64)
+
+
 class NoFieldsForm(forms.Form):
     pass
 
@@ -101,6 +108,7 @@ FRAME_FORMS: dict[str, type[forms.Form]] = {
     "chat": ChatForm,
     "mute": MuteForm,
     "unmute": MuteForm,
+    "contribute": ContributeForm,
 }
 
 

@@ -69,6 +69,12 @@ class Table(models.Model):
     closing = models.BooleanField(default=False, help_text=_("Set by the close action: close after the current hand."))
     version = models.PositiveBigIntegerField(default=0, help_text=_("Bumped by every change; screens re-render on it."))
     next_hand_at = models.DateTimeField(null=True, blank=True, help_text=_("Earliest start of the next hand."))
+    # The next hand's server seed: secret until its hand's full reveal; its commitment is public
+    # before any player can send a contribution for that hand (docs/fair-dealing.md).
+    next_server_seed = models.CharField(max_length=64, blank=True, default="")
+    next_seed_commitment = models.CharField(
+        max_length=64, blank=True, default="", help_text=_("SHA-256 commitment to the next hand's server seed.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -244,9 +250,15 @@ class Hand(models.Model):
     number = models.PositiveIntegerField(help_text=_("Counts the table's hands from 1."))
     button = models.PositiveSmallIntegerField()
     config = models.JSONField(help_text=_("The engine's HandConfig."))
-    deck = models.CharField(max_length=160, help_text=_("The shuffled deck; secret until the hand ends."))
-    salt = models.CharField(max_length=64)
-    deck_commitment = models.CharField(max_length=64, help_text=_("SHA-256 published when the hand starts."))
+    deck = models.CharField(max_length=160, help_text=_("The shuffled deck; secret until the full reveal."))
+    server_seed = models.CharField(max_length=64, help_text=_("Secret until the full reveal."))
+    seed_commitment = models.CharField(max_length=64, help_text=_("Published before the players' contributions."))
+    contributions = models.JSONField(
+        default=list, help_text=_("[{seat, value, source}] in seat order; source: player or server.")
+    )
+    merkle_root = models.CharField(
+        max_length=64, help_text=_("Root over the 52 card commitments, published at the deal.")
+    )
     state = models.CharField(max_length=16, choices=State.choices, default=State.RUNNING)
     sequence = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -268,6 +280,24 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} hand #{self.number}"
+
+
+class DealContribution(models.Model):
+    """A seated player's random value for the hand dealt under ``seed_commitment`` (one each)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_contributions")
+    seed_commitment = models.CharField(max_length=64)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    value = models.CharField(max_length=64)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seed_commitment", "player"], name="one_contribution_per_hand_and_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.seed_commitment[:12]}"
 
 
 class HandPlayer(models.Model):

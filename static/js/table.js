@@ -283,11 +283,48 @@
     }
   }
 
+  // --- Fair dealing: this browser's random value for the next hand's deck, sent once per
+  // published seed commitment (docs/fair-dealing.md). The seat panel carries the form only
+  // for a seated player; the value never comes back from the server.
+  // Only once the socket is open: before htmx has taken the form over, a submit would be an
+  // ordinary form submission that leaves the page.
+  var contributedFor = null;
+  var socketOpen = false;
+  page.addEventListener("htmx:wsOpen", function () {
+    socketOpen = true;
+    contribute();
+  });
+  page.addEventListener("htmx:wsClose", function () { socketOpen = false; });
+  // The hand page compares what this browser sent with what the hand used (verify_hand.js).
+  var SENT_KEY = "omaha.contributions";
+  function remember(commitment, value) {
+    try {
+      var sent = JSON.parse(localStorage.getItem(SENT_KEY) || "[]");
+      sent.push({ commitment: commitment, value: value });
+      localStorage.setItem(SENT_KEY, JSON.stringify(sent.slice(-200)));
+    } catch (error) { /* storage full or refused: the check on the hand page is skipped */ }
+  }
+  function contribute() {
+    var form = document.getElementById("contribution-form");
+    if (!socketOpen || !form || !window.crypto || !window.crypto.getRandomValues) return;
+    var commitment = form.dataset.seedCommitment;
+    if (!commitment || commitment === contributedFor) return;
+    var bytes = new Uint8Array(32);
+    window.crypto.getRandomValues(bytes);
+    form.querySelector('input[name="value"]').value = Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+    contributedFor = commitment;
+    remember(commitment, form.querySelector('input[name="value"]').value);
+    form.requestSubmit();
+  }
+
   function afterUpdate() {
     startCountdown();
     onControls();
     scrollLog();
     tidyChat();
+    contribute();
   }
   page.addEventListener("htmx:wsAfterMessage", afterUpdate);
   afterUpdate();

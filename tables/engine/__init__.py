@@ -2,7 +2,8 @@
 
 No Django, no I/O, no clock, no randomness: given a ``HandConfig``, a deck
 and a list of actions, a ``Hand`` produces the same events every time. The
-deck is shuffled by ``deck.shuffled_deck()`` (CSPRNG, RULES 1.2) outside.
+room deals the deck ``fairness.deal`` derives from the server's seed and the players'
+contributions (docs/fair-dealing.md); ``deck.shuffled_deck()`` (CSPRNG, RULES 1.2) serves tests.
 
 Playing a hand (a doctest, run by the engine tests)::
 

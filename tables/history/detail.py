@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from tables.engine import Variant
 
 from .access import HandRecord, open_hand
-from .fairness import DeckReveal, deck_reveal
+from .fairness import HandProof, hand_proof
 from .game import game_name, stakes_label
 from .replayer import Replay, Step, replay
 
@@ -23,7 +25,7 @@ class HandPage:
     step: Step
     previous_step: int | None
     next_step: int | None
-    reveal: DeckReveal | None
+    proof: HandProof | None
     phh_available: bool
 
     @property
@@ -46,7 +48,7 @@ def hand_page(user, hand_id: int, step_text: str | None) -> HandPage:
         step=hand_replay.steps[number],
         previous_step=number - 1 if number > 0 else None,
         next_step=number + 1 if number < last else None,
-        reveal=deck_reveal(record.hand),
+        proof=hand_proof(record, user, timezone.now()),
         phh_available=record.is_complete and config["variant"] == Variant.POT_LIMIT.value,
     )
 

@@ -74,6 +74,8 @@ def phh_text(record: HandRecord, installation: int | None = None) -> str:
         ("time_zone", _string("UTC")),
         ("finishing_stacks", _list(finishing[seat] for seat in order)),
     ]
+    if hand.merkle_root:  # user-defined PHH fields start with "_" (docs/fair-dealing.md)
+        fields += [("_merkle_root", _string(hand.merkle_root)), ("_seed_commitment", _string(hand.seed_commitment))]
     return "".join(f"{key} = {value}\n" for key, value in fields)
 
 

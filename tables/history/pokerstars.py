@@ -73,7 +73,14 @@ def pokerstars_text(record: HandRecord, installation: int | None = None) -> str:
         f"PokerStars Hand #{number}:  {game} - {pokerstars_time(hand.started_at)}",
         f"Table '{hand.table.name}' {hand.table.seat_count}-max (Play Money) Seat #{started['button']} is the button",
     ]
-    return "\n".join(header + writer.lines + writer.summary()) + "\n"
+    return "\n".join(header + writer.lines + writer.summary() + _fair_deal(hand)) + "\n"
+
+
+def _fair_deal(hand) -> list[str]:
+    """The hand's published commitments (docs/fair-dealing.md): its proof file checks against them."""
+    if not hand.merkle_root:
+        return []
+    return [f"Fair deal: Merkle root {hand.merkle_root}, server seed commitment {hand.seed_commitment}"]
 
 
 def pokerstars_time(moment: datetime) -> str:

@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:hand_id>/", views.hand_detail, name="detail"),
     path("<int:hand_id>/export.txt", views.export_pokerstars, name="export_text"),
     path("<int:hand_id>/export.phh", views.export_phh, name="export_phh"),
+    path("<int:hand_id>/proof.json", views.export_proof, name="proof"),
 ]

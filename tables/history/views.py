@@ -1,14 +1,18 @@
 """Hand history pages and exports: parse the request, call one function, render."""
 
+import json
+
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound, StreamingHttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from .access import open_hand, own_complete_hands
 from .detail import hand_page
+from .fairness import hand_proof
 from .history_files import phh_files, pokerstars_history
 from .listing import played_hands_page
 from .phh import PhhUnavailable, phh_text
@@ -85,7 +89,17 @@ async def _each_in_turn(pieces):
         yield piece
 
 
-def _download(text: str, filename: str) -> HttpResponse:
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+def export_proof(request, hand_id: int):
+    """The viewer's fairness proof of a complete hand, as JSON (``verify_hand.py`` reads it)."""
+    record = open_hand(request.user, hand_id, complete_only=True)
+    proof = hand_proof(record, request.user, timezone.now())
+    if proof is None:
+        return HttpResponseNotFound("This hand was dealt before per-card commitments.", content_type="text/plain")
+    text = json.dumps(proof.as_json(), indent=2) + "\n"
+    return _download(text, f"hand-{hand_id}-proof.json", "application/json")
+
+
+def _download(text: str, filename: str, content_type: str = "text/plain; charset=utf-8") -> HttpResponse:
+    response = HttpResponse(text, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

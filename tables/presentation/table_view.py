@@ -85,6 +85,7 @@ class HandView:
     total_pot: int
     winning_cards: set[str]  # the cards of the winners' best fives, highlighted wherever shown
     dead_button: bool = False  # the button is on a seat nobody was dealt in from (RULES 2.9)
+    merkle_root: str = ""  # the hand's card commitments, published at the deal
 
     @property
     def street_title(self) -> str:
@@ -201,6 +202,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
         total_pot=projection["total_pot"] if running else sum(award["amount"] for award in projection["results"]),
         winning_cards=winning_cards,
         dead_button=all(played["seat"] != projection["button"] for played in projection["seats"]),
+        merkle_root=hand.merkle_root,
     )
     if running:
         view.clock = _clock(view, hand, now)

@@ -50,7 +50,7 @@ def table_state(
     waiting = tuple(WaitingListEntry.objects.filter(table=table)) if table.waiting_count else ()
     if hand is None:
         return TableState(table, seats, None, {}, None, waiting)
-    key = (hand.pk, hand.sequence, hand.deck_commitment)  # the commitment guards against a reused id
+    key = (hand.pk, hand.sequence, hand.merkle_root)  # the root guards against a reused id
     if engine is not None:
         _remember(_REPLAYS, key, engine)
     return TableState(table, seats, hand, _hand_players(hand), _replayed(hand, key), waiting)
@@ -72,7 +72,7 @@ def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
 
 
 def _hand_players(hand: Hand) -> dict[int, int]:
-    key = (hand.pk, hand.deck_commitment)
+    key = (hand.pk, hand.merkle_root)
     cached = _HAND_PLAYERS.get(key)
     if cached is None:
         players = dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "player_id"))

@@ -7,6 +7,7 @@ announces the change on commit (``changes``) for the screens to update.
 
 from .clock import expire_turn, run_clock
 from .closing import close_table, reopen_table
+from .contributions import contribute
 from .dealing import start_hand_if_due
 from .errors import REFUSALS, RepeatedRequest, StaleAction, TableError
 from .seating import leave, sit_in, sit_out, take_seat, top_up
@@ -20,6 +21,7 @@ __all__ = [
     "TableError",
     "act",
     "close_table",
+    "contribute",
     "expire_turn",
     "join_waiting_list",
     "leave",

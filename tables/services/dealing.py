@@ -8,9 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.engine import Hand as EngineHand
-from tables.engine import HandConfig, SeatSetup, Variant
+from tables.engine import HandConfig, SeatSetup, Variant, fairness
 from tables.engine.cards import format_cards
-from tables.engine.deck import deck_commitment, new_salt, shuffled_deck
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.selectors.hands import running_hand
@@ -18,6 +17,7 @@ from tables.selectors.hands import running_hand
 from . import held_engines
 from .changes import mark_changed
 from .chat import say_hand_started, say_who_won
+from .contributions import contributions_record, gather_contributions, take_next_seed
 from .locking import lock_table
 from .seat_options import sit_out_at_big_blind
 from .time_bank import refill_time_banks
@@ -27,7 +27,8 @@ State = Seat.State
 
 
 def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) -> Hand | None:
-    """Deal the next hand if it is due; ``deck``: a chosen deck (tests), else a fresh shuffle."""
+    """Deal the next hand if it is due; ``deck``: a chosen deck (tests only: the seeds then do not
+    explain it, so its full reveal fails), else the deck the seeds determine."""
     now = now or timezone.now()
     with transaction.atomic():
         checked = check_hand_due(table_id=table_id, now=now)
@@ -72,7 +73,7 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
 
 
 def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: int, now: datetime, deck=None) -> Turn:
-    """Create the hand (its configuration, deck commitment and players), post and deal."""
+    """Create the hand (its configuration, seeds, card commitments and players), post and deal."""
     blinds = table.blinds
     config = HandConfig(
         variant=Variant(table.variant),
@@ -92,23 +93,28 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
         small_blind_seat=plan.small_blind_seat,
         big_blind_seat=plan.big_blind_seat,
     )
-    deck = tuple(deck) if deck is not None else shuffled_deck()
-    salt = new_salt()
+    seed, commitment = take_next_seed(table)
+    contributions = gather_contributions(table, seed, commitment, {n: seats[n].player_id for n in plan.dealt_in})
+    dealt = fairness.deal(seed, contributions)
+    if deck is not None:
+        dealt = fairness.commit_deck(tuple(deck), dealt.salts)
     hand = Hand.objects.create(
         table=table,
         number=number,
         button=plan.button,
         config=config.to_dict(),
-        deck=" ".join(format_cards(deck)),
-        salt=salt,
-        deck_commitment=deck_commitment(deck, salt),
+        deck=" ".join(format_cards(dealt.deck)),
+        server_seed=seed.hex(),
+        seed_commitment=commitment,
+        contributions=contributions_record(contributions),
+        merkle_root=dealt.root.hex(),
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
     )
     Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
     refill_time_banks(table, (seats[n] for n in plan.dealt_in))
-    engine = EngineHand(config, deck)
+    engine = EngineHand(config, dealt.deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)
     record(turn, engine.start())
     return turn

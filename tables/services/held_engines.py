@@ -26,7 +26,7 @@ _lock = threading.Lock()
 
 
 def _key(hand: Hand) -> tuple[str, int]:
-    return (hand.deck_commitment, hand.sequence)
+    return (hand.merkle_root, hand.sequence)
 
 
 def take(hand: Hand) -> EngineHand:

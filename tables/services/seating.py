@@ -14,6 +14,7 @@ from tables.models import Seat, SeatSession, Table
 from tables.selectors.hands import dealt_into, running_hand
 
 from .changes import mark_changed
+from .contributions import ensure_next_seed
 from .errors import RepeatedRequest, TableError
 from .locking import lock_table
 from .occupancy import cash_out_and_free
@@ -68,6 +69,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
                 gettext("The buy-in here is %(low)s to %(high)s chips.")
                 % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
             )
+        ensure_next_seed(table)  # published before the table's first hand can be dealt
         occupancy = SeatSession.objects.create(table=table, seat_number=seat_number, player=user, buy_in=buy_in)
         cashier.buy_in(user=user, table=table, amount=buy_in, occupancy=occupancy.reference, request_id=request_id)
         seat = Seat.objects.create(

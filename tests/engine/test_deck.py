@@ -1,22 +1,12 @@
-"""The deck (RULES 1.2) and its fairness commitment."""
+"""The deck (RULES 1.2); its fairness commitments are tested in test_fairness.py."""
 
-import hashlib
-import random
 import secrets
 from pathlib import Path
 
 import pytest
 
 from tables.engine import deck as deck_module
-from tables.engine.cards import parse_cards
-from tables.engine.deck import (
-    FULL_DECK,
-    deck_commitment,
-    new_salt,
-    shuffled_deck,
-    validate_deck,
-    verify_commitment,
-)
+from tables.engine.deck import FULL_DECK, shuffled_deck, validate_deck
 
 
 class RecordingSystemRandom(secrets.SystemRandom):
@@ -97,53 +87,3 @@ def test_rule_1_2_deck_module_never_uses_the_random_module():
 def test_validate_deck_rejects_anything_but_52_distinct_cards(bad_deck):
     with pytest.raises(ValueError):
         validate_deck(bad_deck)
-
-
-def test_new_salt_is_128_random_bits_in_hex():
-    salts = {new_salt() for _ in range(10)}
-    assert len(salts) == 10
-    for salt in salts:
-        assert len(salt) == 32
-        int(salt, 16)
-
-
-def test_commitment_is_sha256_of_the_documented_text():
-    deck = shuffled_deck(ReversingRng())  # As Ah Ad Ac Ks ... 2c
-    text = " ".join(rank + suit for rank in "AKQJT98765432" for suit in "shdc") + ":salt"
-    assert text.startswith("As Ah Ad Ac Ks Kh") and text.endswith("2d 2c:salt")
-    assert deck_commitment(deck, "salt") == hashlib.sha256(text.encode()).hexdigest()
-
-
-def test_commitment_verifies_for_the_same_deck_and_salt():
-    deck, salt = shuffled_deck(), new_salt()
-    commitment = deck_commitment(deck, salt)
-    assert len(commitment) == 64
-    assert verify_commitment(deck, salt, commitment)
-    assert verify_commitment(deck, salt, commitment.upper())
-
-
-def test_commitment_detects_a_tampered_deck_salt_or_digest():
-    deck, salt = shuffled_deck(), new_salt()
-    commitment = deck_commitment(deck, salt)
-    swapped = (deck[1], deck[0], *deck[2:])
-    assert not verify_commitment(swapped, salt, commitment)
-    assert not verify_commitment(deck, new_salt(), commitment)
-    flipped_digit = "1" if commitment[-1] == "0" else "0"
-    assert not verify_commitment(deck, salt, commitment[:-1] + flipped_digit)
-    assert not verify_commitment(deck[:51], salt, commitment)
-
-
-def test_commitment_depends_on_every_position():
-    rng = random.Random(5)  # test-only: picks which positions to swap
-    deck, salt = shuffled_deck(), "fixed"
-    commitment = deck_commitment(deck, salt)
-    for _ in range(50):
-        i, j = rng.sample(range(52), 2)
-        tampered = list(deck)
-        tampered[i], tampered[j] = tampered[j], tampered[i]
-        assert deck_commitment(tampered, salt) != commitment
-
-
-def test_commitment_refuses_an_invalid_deck():
-    with pytest.raises(ValueError):
-        deck_commitment(parse_cards("As Ks"), "salt")

@@ -1,15 +1,10 @@
-"""The hand list, the replayer page and the deck reveal, as players and strangers see them."""
+"""The hand list, the replayer page and the fair-deal section, as players and strangers see them."""
 
-import html
 import re
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
 
-from tables.engine.cards import parse_cards
-from tables.engine.deck import verify_commitment
 from tables.history import listing
 from tables.history.replayer import replay
 from tables.models import Hand
@@ -130,32 +125,27 @@ def test_a_player_sees_their_own_cards_and_shown_cards_but_never_unshown_ones(cl
     assert cards_in(carol_parts, BOB_CARDS) == []
 
 
-def test_a_running_hand_never_shows_the_deck_the_salt_or_other_hole_cards(client, hand_on_the_flop):
+def test_a_running_hand_shows_its_commitments_but_never_the_deck_the_seed_or_other_hole_cards(client, hand_on_the_flop):
     hand = hand_on_the_flop.hand
     assert hand.state == Hand.State.RUNNING
     response = page_of(client, hand_on_the_flop.players["carol"], hand)
     page = response.content.decode()
     assert response.status_code == 200
-    assert hand.deck_commitment in page
-    assert hand.salt not in page
+    assert hand.merkle_root in page and hand.seed_commitment in page
+    assert hand.server_seed not in page
     assert hand.deck not in page and " ".join(hand.deck.split()[:5]) not in page
     assert cards_in(page, CAROL_CARDS) == CAROL_CARDS.split()
     assert cards_in(page, ALICE_CARDS + " " + BOB_CARDS) == []
-    assert "revealed here once it is complete" in page
+    assert "data-proof-url" not in page
 
 
-def test_a_complete_hand_reveals_the_deck_and_salt_and_the_shown_command_proves_the_commitment(client, showdown_hand):
+def test_a_complete_hand_shows_no_deck_and_offers_the_proof_of_what_the_player_saw(client, showdown_hand):
     hand = showdown_hand.hand
     page = page_of(client, showdown_hand.players["bob"], hand).content.decode()
 
-    assert hand.deck in page and hand.salt in page
-    assert verify_commitment(parse_cards(hand.deck), hand.salt, hand.deck_commitment)
-    assert "the commitment matches" in page
-    command = html.unescape(re.search(r'<pre class="command">(python -c .*?)</pre>', page).group(1))
-    digest = subprocess.run(
-        command.replace("python", sys.executable, 1), shell=True, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert digest == hand.deck_commitment
+    assert hand.deck not in page and hand.server_seed not in page
+    assert reverse("history:proof", args=[hand.pk]) in page
+    assert "published on" in page  # the full reveal's date, a day after the hand
 
 
 def test_staff_see_every_hole_card_of_a_complete_hand(client, showdown_hand, django_user_model):
@@ -168,7 +158,7 @@ def test_staff_see_no_hole_card_of_a_running_hand_they_do_not_play(client, hand_
     staff = django_user_model.objects.create_user("croupier", password="x-Strong-pass-1", is_staff=True)
     page = page_of(client, staff, hand_on_the_flop.hand).content.decode()
     assert cards_in(page, ALICE_CARDS + " " + BOB_CARDS + " " + CAROL_CARDS) == []
-    assert hand_on_the_flop.hand.salt not in page
+    assert hand_on_the_flop.hand.server_seed not in page
 
 
 def test_someone_who_did_not_play_the_hand_gets_404(client, showdown_hand, make_player):

@@ -38,7 +38,8 @@ def test_hands_and_their_events_are_read_only(staff_client, heads_up):
     hand = services.start_hand_if_due(table_id=table.pk)
     page = staff_client.get(reverse("admin:tables_hand_change", args=[hand.pk]))
     assert page.status_code == 200 and b"blind_posted" in page.content
-    assert hand.deck.encode() not in page.content and hand.salt.encode() not in page.content
+    assert hand.deck.encode() not in page.content and hand.server_seed.encode() not in page.content
+    assert hand.table.next_server_seed.encode() not in page.content
     assert b"secret until the hand is complete" in page.content
     assert b"hidden until the hand is complete" in page.content
     for event in hand.events.filter(type="hole_cards_dealt"):
