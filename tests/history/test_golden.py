@@ -29,9 +29,11 @@ SEAT_LINE = re.compile(r"^Seat (\d+): (.+?) \(\d+ in chips\)$", re.M)
 
 
 def normalised(text: str) -> list[str]:
-    """The lines with each player named by seat ("P3"), and the number, time and table name left out."""
+    """The lines with each player named by seat ("P3"), and the number, time and table name left out;
+    without the room's own "Fair deal" line after the summary, which has no PokerStars equivalent
+    (tables/history/README.md) and is checked by tests/history/test_fair_deal.py."""
     names = {name: f"P{seat}" for seat, name in SEAT_LINE.findall(text)}
-    lines = text.strip("\n").split("\n")
+    lines = [line for line in text.strip("\n").split("\n") if not line.startswith("Fair deal: ")]
     lines[0] = re.sub(r"#\d+:", "#N:", lines[0].rsplit(" - ", 1)[0])
     lines[1] = re.sub(r"^Table '.+?' ", "Table 'T' ", lines[1])
     by_length = sorted(names, key=len, reverse=True)

@@ -1,6 +1,7 @@
 """A winner nobody called may show their cards after the hand (RULES 5.1): an event in the log."""
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from tables import services
@@ -55,7 +56,8 @@ def test_showing_records_the_event_and_every_screen_shows_the_cards(heads_up):
     show_cards(user=alice, table_id=table.pk)
     assert HandEvent.objects.filter(type="cards_shown").get().payload["cards"] == SEAT_1_CARDS
     rendered = screens(load_table_state(table.pk), timezone.now())
-    assert 'data-card="Kd"' in rendered.public["felt"] and "alice shows:" in rendered.public["hand-log"]
+    public = rendered.public[settings.LANGUAGE_CODE]
+    assert 'data-card="Kd"' in public["felt"] and "alice shows:" in public["hand-log"]
     assert "show-cards-form" not in rendered.players[alice.pk]["controls"]
     with pytest.raises(TableError, match="shown already"):
         show_cards(user=alice, table_id=table.pk)
