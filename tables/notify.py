@@ -119,17 +119,25 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
 
 def on_chat_message(message: ChatMessage) -> None:
     """A chat line, rendered once, to every socket of its table (each drops its muted authors').
-    Subscribed to ``tables.services.chat`` by ``tables.apps``."""
+    Subscribed to ``tables.services.chat`` by ``tables.apps``. With the channel layer away the
+    line is stored but not pushed: a socket shows it with the recent ones when it reconnects."""
     layer = get_channel_layer()
     if layer is None:
         return
     html = in_every_language(lambda: chat_append_fragment(message))  # a dealer line is worded per reader
     event = {"type": "chat.message", "html": html, "author_id": message.author_id}
-    async_to_sync(layer.group_send)(table_group(message.table_id), event)
+    try:
+        async_to_sync(layer.group_send)(table_group(message.table_id), event)
+    except OUTAGES as error:
+        logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error))
 
 
 def on_mutes_changed(owner_id: int) -> None:
     """Every socket of the player shows the chat again without the players they muted."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})
+    except OUTAGES as error:
+        logger.warning("player %s: mutes not published (%s)", owner_id, describe(error))

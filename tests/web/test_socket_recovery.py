@@ -160,3 +160,28 @@ def test_the_pub_sub_layer_losing_redis_is_one_warning_line_and_other_errors_sta
     assert (outage.levelname, outage.exc_info) == ("WARNING", None)
     assert "Connection closed by server." in outage.getMessage()
     assert bug.levelname == "ERROR" and bug.exc_info is not None
+
+
+@pytest.mark.django_db
+def test_a_chat_line_with_redis_away_is_stored_and_logged_not_raised(
+    monkeypatch, make_table, caplog, django_capture_on_commit_callbacks
+):
+    """The dealer's line is written inside the clock's transaction: Redis being away when it is
+    published on commit must not fail the clock's tick (the line shows on reconnect)."""
+    import redis.exceptions
+    from django.utils import timezone
+
+    from tables import notify
+    from tables.models import ChatMessage
+    from tables.services.chat import say_hand_started
+
+    class AwayLayer:
+        async def group_send(self, group, message):
+            raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379.")
+
+    monkeypatch.setattr(notify, "get_channel_layer", lambda: AwayLayer())
+    table = make_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        say_hand_started(table, 1, timezone.now())
+    assert ChatMessage.objects.filter(table=table, kind=ChatMessage.Kind.HAND_STARTED).exists()
+    assert any("chat line not published" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
