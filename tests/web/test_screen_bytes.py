@@ -80,9 +80,10 @@ def test_a_six_handed_change_sends_each_audience_what_changed_under_ten_kilobyte
     assert len(changes) > 20
     assert sum(sizes) / len(sizes) <= 10 * KB, sizes
     # Every action in between; the deal (every player's new cards) and the settling action (the
-    # showdown, whose public fragments go in every language of the room) may be more.
+    # showdown, whose public fragments go in every language of the room: 11-13 KB, with the deck)
+    # may be more.
     assert max(sizes[1:-1]) <= 10 * KB, sizes
-    assert sizes[-1] <= 12 * KB, sizes
+    assert sizes[-1] <= 16 * KB, sizes
     for change in changes:
         table_messages = [
             m for group, m in change if group == notify.table_group(table.pk) and m["type"] == "table.changed"
