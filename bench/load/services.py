@@ -216,6 +216,16 @@ class PrivatePostgres(_Server):
         self.start()
 
     def restart_after_kill9(self) -> None:
-        """kill -9 of the postmaster alone, then start: crash recovery replays the WAL."""
+        """kill -9 of the postmaster alone, then start: crash recovery replays the WAL. A new
+        postmaster refuses to start while a backend of the old one is still attached to the
+        shared memory (its backends exit once they notice), so starting is tried again a while."""
         self.kill9()
-        self.start()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.start()
+                return
+            except RuntimeError:  # "server on port N exited": an old backend still holds the memory
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
