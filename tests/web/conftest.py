@@ -84,13 +84,15 @@ def chromium(live_server_url):
 
 @pytest.fixture
 def open_tab(chromium, live_server_url):
-    """A new browser context (its own cookies: one person) with one page on the live server."""
+    """A new browser context (its own cookies: one person) with one page on the live server;
+    ``locale``: the browser's language (its Accept-Language), Chromium's own by default."""
     contexts = []
 
-    def open_one(viewport=DESKTOP):
+    def open_one(viewport=DESKTOP, locale=None):
         # Playwright's wait_for_function polls its predicate with eval, which the site's
         # Content-Security-Policy forbids; tests/web/test_csp.py walks the site with it enforced.
-        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True)
+        options = {"locale": locale} if locale else {}
+        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True, **options)
         context.set_default_timeout(8000)
         contexts.append(context)
         page = context.new_page()

@@ -5,28 +5,10 @@ import pytest
 
 from tables import services
 
-from ..support.browser import DESKTOP, MARK_SOCKET_OPEN, PASSWORD, PHONE, act, catch_up, in_thread, screenshot
+from ..support.browser import PASSWORD, PHONE, act, catch_up, in_thread, screenshot
 from ..support.decks import SHOWDOWN_DECK, deck_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def open_tab(chromium, live_server_url):
-    """A new browser context in ``locale`` (its Accept-Language: one person) with one page."""
-    contexts = []
-
-    def open_one(locale, viewport=DESKTOP):
-        context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True, locale=locale)
-        context.set_default_timeout(8000)
-        contexts.append(context)
-        page = context.new_page()
-        page.add_init_script(MARK_SOCKET_OPEN)
-        return page
-
-    yield open_one
-    for context in contexts:
-        context.close()
 
 
 def sign_up(page, username):
@@ -42,9 +24,9 @@ def sign_up(page, username):
 
 def test_a_hand_in_spanish_from_sign_up_to_the_hand_page_and_the_rules(open_tab, make_table):
     table = make_table(name="Mesa Pot Limit")  # Pot Limit 1/2, buy-in 40-200
-    alicia = open_tab("es-ES")
-    bruno = open_tab("es-ES", PHONE)
-    watcher = open_tab("en-US")
+    alicia = open_tab(locale="es-ES")
+    bruno = open_tab(PHONE, locale="es-ES")
+    watcher = open_tab(locale="en-US")
     sign_up(alicia, "alicia")
     sign_up(bruno, "bruno")
     for page, join in ((alicia, "Entrar en"), (bruno, "Entrar en"), (watcher, "Join")):
