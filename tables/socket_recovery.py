@@ -25,6 +25,7 @@ import logging
 import time
 import weakref
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -92,8 +93,15 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         if message.get("type") == "websocket.connect" and live_sockets.closing:
             await self.close(code=TRY_AGAIN_LATER)  # this server is stopping: the page tries another
             return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        # Channels' own dispatch first runs close_old_connections on the database thread, for
+        # every message. Every database call of these consumers goes through
+        # database_sync_to_async, which does that itself; skipping it here keeps a broadcast to
+        # N sockets from queueing N times behind the writes on that one thread.
         try:
-            await super().dispatch(message)
+            await handler(message)
         except OUTAGES as error:
             await self.outage(message, error)
 
