@@ -31,7 +31,6 @@ from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
 from cashier.errors import RequestAlreadyUsed
 from tables import services
-from tables.models import Table
 from tables.notify import LOBBY_GROUP, player_group, table_group
 from tables.services import presence
 
@@ -111,23 +110,26 @@ class TableConsumer(GuardedConsumer):
         self.showing_error = False
         self.presence = ()
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id, is_active=True).exists)():
-            await self.close()
-            return
         if self.user.is_authenticated:
             self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
             self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
+        # The handshake is answered before any database work: in a reconnect storm the
+        # database thread is the queue, and a handshake waiting in it would time out and be
+        # retried, adding to the queue it waits in.
         if not await self.admit(self.presence):
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
-        for group in self.groups_joined:
+        for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
-        if self.presence:
-            await database_sync_to_async(presence.player_connected)(table_id=self.table_id, user=self.user)
+        # One trip to the database thread: presence, the snapshot and the recent chat.
+        opening = await database_sync_to_async(self.opening)()
+        if opening is None:  # no such table, or closed
+            await self.close()
+            return
         # A reconnect or a second tab catches up here, the recent chat in the same frame.
-        await self.send_snapshot(extra=await database_sync_to_async(self.chat_snapshot)())
+        await self.show_snapshot(*opening)
 
     async def disconnect(self, code):
         was_counted = bool(self.counted)
@@ -303,11 +305,25 @@ class TableConsumer(GuardedConsumer):
         )
         return "".join(fragments.values())
 
-    async def send_snapshot(self, extra: str = ""):
+    def opening(self):
+        """What a socket shows on connecting: (its snapshot, the recent chat), or None when the
+        table is not open. Marks a returning player connected first, so the snapshot shows
+        any reconnect grace it gave (RULES 6.3)."""
+        if self.presence:
+            presence.player_connected(table_id=self.table_id, user=self.user)
+        state = load_table_state(self.table_id)
+        if state is None or not state.table.is_active:
+            return None
+        return screen_for(state, self.user, timezone.now()), self.chat_snapshot()
+
+    async def send_snapshot(self):
         rendered = await database_sync_to_async(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()
             return
+        await self.show_snapshot(rendered)
+
+    async def show_snapshot(self, rendered, extra: str = "") -> None:
         screens, own = rendered
         self.spectator_key = None if screens.players else screens.spectator_key
         public = screens.public[self.language]

@@ -1,13 +1,18 @@
 """A socket connecting, or a player dropping and coming back, costs only that socket's own
 snapshot: nobody else's screen is rendered or sent again (a reconnect storm stays cheap)."""
 
+import asyncio
+import threading
+
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.db import connection
 
 from tables import notify, services
 from tables.selectors.hands import rebuild
 
-from ..support.sockets import db, felt_version, table_viewer
+from ..support.sockets import db, felt_version, logged_in_session, table_viewer
 from ..support.tables import running_hand, sit, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,5 +53,78 @@ def test_connects_and_reconnects_render_nothing_for_the_others(make_table, make_
         for tab in [t for t in tabs if t is not dropped] + [spectator, back]:
             assert felt_version(await tab.receive()) == version + 1  # the action's frame came first
             await tab.close()
+
+    async_to_sync(scenario)()
+
+
+def test_the_handshake_is_answered_while_the_database_thread_is_busy(make_table, make_player):
+    """In a reconnect storm the database thread is a queue: a handshake that waited in it would
+    time out, be retried and lengthen the queue. The socket is accepted first; its snapshot
+    follows once the thread is free."""
+    table = make_table()
+    player = make_player()
+    sit(table, player, 1)
+    viewer = table_viewer(table, player)
+
+    async def scenario():
+        viewer.communicator.scope["session"] = await db(logged_in_session, player)
+        release = threading.Event()
+        busy = asyncio.ensure_future(database_sync_to_async(release.wait)())  # the thread every connect uses
+        try:
+            connected, _ = await viewer.communicator.connect(timeout=1)
+            assert connected
+            assert await viewer.communicator.receive_nothing(0.2)  # the snapshot waits for the thread
+        finally:
+            release.set()
+            await busy
+        assert felt_version(await viewer.receive()) == await db(table_version, table)
+        await viewer.close()
+
+    async_to_sync(scenario)()
+
+
+def test_a_closed_table_accepts_the_socket_and_closes_it_at_once(make_table, make_player):
+    table = make_table()
+    services.close_table(table_id=table.pk)
+    viewer = table_viewer(table, make_player())
+
+    async def scenario():
+        viewer.communicator.scope["session"] = await db(logged_in_session, viewer.user)
+        connected, _ = await viewer.communicator.connect()
+        assert connected
+        assert (await viewer.communicator.receive_output(2))["type"] == "websocket.close"  # and nothing of the table
+
+    async_to_sync(scenario)()
+
+
+def test_a_change_reaches_the_sockets_while_the_database_thread_is_busy(make_table, make_player):
+    """Forwarding a change to a socket needs no database: it does not wait for the thread
+    where the writes queue (one trip per socket and message would, in a busy server)."""
+    table = make_table()
+    players = [make_player() for _ in range(2)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk)
+    hand = running_hand(table)
+    version = table_version(table)
+
+    def act_in_another_thread():
+        try:
+            services.act(table_id=table.pk, user=players[hand.turn_seat - 1], kind="call", amount=None,
+                         sequence=hand.sequence)  # fmt: skip
+        finally:
+            connection.close()
+
+    async def scenario():
+        spectator = await table_viewer(table).connect()
+        release = threading.Event()
+        busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
+        try:
+            await asyncio.to_thread(act_in_another_thread)
+            assert felt_version(await spectator.receive()) == version + 1
+        finally:
+            release.set()
+            await busy
+        await spectator.close()
 
     async_to_sync(scenario)()
