@@ -94,6 +94,9 @@ class PlayResult:
     faults: list[dict] = field(default_factory=list)
     drain_seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # those of the measured window, not of the drain
+    sent: list[float] = field(default_factory=list)  # when each of those actions was sent (monotonic)
+    unresolved_sent: list[float] = field(default_factory=list)  # ... and each action never shown everywhere
+    started_at: float = 0.0  # the measured window's start (monotonic)
 
     def summary(self) -> dict:
         s = self.stats
@@ -178,14 +181,13 @@ async def play(
     try:
         if warmup:
             await harness.sleep(warmup)
-            harness.stats.latencies.clear()
-            harness.stats.actions = 0
+            harness.stats.clear_samples()
         start_counts = await harness.db_retrying(table_counts, table_ids)
         counters = [(role, counter) for role in ("web", "worker") for counter in ("queries", "redis-bytes")]
         q0 = {key: read_query_total(probe_dir, *key) for key in counters} if probe_dir else None
         if cpu_meter is not None:
             await asyncio.get_running_loop().run_in_executor(None, cpu_meter.start)
-        t0 = time.monotonic()
+        t0 = result.started_at = time.monotonic()
         fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
         last_log = t0
         while time.monotonic() - t0 < duration:
@@ -213,6 +215,8 @@ async def play(
             await asyncio.get_running_loop().run_in_executor(None, cpu_meter.stop)
             result.cpu_ms, result.machine = cpu_meter.milliseconds(), cpu_meter.machine()
         result.latencies = list(harness.stats.latencies)
+        result.sent = list(harness.stats.sent)
+        result.unresolved_sent = list(harness.stats.unresolved_sent)
         result.actions = harness.stats.actions
         end_counts = await harness.db_retrying(table_counts, table_ids)
         result.hands = end_counts["complete"] - start_counts["complete"]
