@@ -229,6 +229,9 @@ class Bot:
             attempt = 0
             self.stats.connects += 1
             self.port, self.connected_at, self.shown_at = port, time.monotonic(), None
+            # A new socket's snapshot is a fresh screen: a turn it shows is played, even one seen or
+            # acted on over the socket that died (the action may have died with it; a stale one is refused).
+            self.turn_seen = self.turn_acted = None
             self.ws, self.drained = ws, False
             self.monitor.sockets.add(self)
             try:
