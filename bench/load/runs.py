@@ -1,4 +1,4 @@
-"""The four runs, shared by the command line (``python -m bench.load``) and the CI test.
+"""The runs, shared by the command line (``python -m bench.load``) and the CI test.
 
 Each takes a started ``Stack`` whose processes use the database this process
 is connected to, and returns a dict of figures plus ``failures`` (empty = pass).
@@ -12,9 +12,9 @@ from django.db import connection
 
 from .bots import Profile
 from .cpu import CpuMeter
-from .faults import fault_task
+from .faults import fault_task, storm_task
 from .hostile import run_hostile, setup_table, snapshot
-from .report import audit, measure_queries_in_process
+from .report import audit, back_under, measure_queries_in_process, span, stays_under, windows
 from .session import play
 from .world import build_world
 
@@ -48,11 +48,18 @@ def run_play(
     redis_restarts: int = 0,
     postgres_restarts: int = 0,
     catch_up_limit: float = 5.0,
+    fault=None,
+    analyse=None,
     log=print,
 ) -> dict:
     """``pace``: the seconds per action per table the bots were asked for; the run then fails
     when fewer than ``min_served`` of the actions asked were served. ``p99_ms``: fail when the
-    action-to-every-screen p99 is above it (or when nothing was measured)."""
+    action-to-every-screen p99 is above it (or when nothing was measured).
+
+    ``fault``: a fault task of the run's own (``faults.storm_task``) for the
+    measured window instead of the planned kills and restarts; its events are
+    ``figures["faults"]``. ``analyse(result, figures)``: adds the run's own figures from the
+    ``PlayResult`` (latencies with their send times) and returns its failures."""
     made, accounts = build_world(
         tables=tables,
         seats_per_table=seats,
@@ -68,7 +75,7 @@ def run_play(
         database=connection.settings_dict["NAME"],
         redis_url=stack.env.get("REDIS_URL"),
     )
-    faults = (
+    faults = fault or (
         fault_task(
             stack,
             count=kills,
@@ -133,7 +140,7 @@ def run_play(
         p99 = figures["latency_ms"]["p99"]
         if p99 is None or p99 > p99_ms:
             failures.append(f"p99 {p99} ms is over the {p99_ms} ms bound")
-    if faults is not None:
+    if faults is not None and fault is None:
         if len(figures["faults"]) < faults.planned:
             failures.append(f"only {len(figures['faults'])} of {faults.planned} faults injected")
         catch_ups = [f["caught_up_s"] for f in figures["faults"]]
@@ -145,8 +152,91 @@ def run_play(
         slow = [f for f in figures["faults"] if f["caught_up_s"] is None or f["caught_up_s"] > catch_up_limit]
         if slow:
             failures.append(f"screens not right within {catch_up_limit}s of the service's return: {slow}")
+    if analyse is not None:
+        failures += analyse(result, figures)
     figures["failures"] = failures
     return figures
+
+
+def _span(result, start: float, end: float, asked_per_second: float) -> dict:
+    """``report.span`` of the actions the run's bots sent in ``[start, end)``."""
+    return span(
+        result.sent,
+        result.latencies,
+        start=start,
+        end=end,
+        unresolved_sent=result.unresolved_sent,
+        asked=asked_per_second * (end - start),
+    )
+
+
+def run_storm(
+    stack,
+    *,
+    tables: int,
+    pace: float,
+    target: str = "web0",
+    kill_after: float = 10.0,
+    restart_after: float = 1.0,
+    window: float = 2.0,
+    p99_ms: float = 100.0,
+    recover_within: float = 10.0,
+    log=print,
+    **play,
+) -> dict:
+    """The reconnect storm: ``run_play`` at ``pace`` while ``kill_after`` seconds into the
+    measured window ``target`` is killed with -9 and started again ``restart_after`` seconds
+    later (``faults.storm_task``). Figures ``storm``: its sockets, the seconds until they all
+    reconnected and every screen caught up, and the latency p50/p99 in windows of ``window``
+    seconds after the restart. Fails when a socket did not reconnect, a screen did not catch up,
+    or no window's p99 was at most ``p99_ms`` within ``recover_within`` seconds of the restart
+    (and on the audit, stuck hands and server errors, as every run)."""
+
+    def analyse(result, figures) -> list[str]:
+        if not result.faults:
+            return [f"{target} was not killed within the run"]
+        event = dict(result.faults[0])
+        start, end = result.started_at, result.started_at + result.seconds
+        killed = event.pop("killed_at")
+        restarted = event.pop("restarted_at", end)
+        rows = windows(
+            result.sent,
+            result.latencies,
+            start=restarted,
+            end=end,
+            width=window,
+            unresolved_sent=result.unresolved_sent,
+            asked_per_second=tables / pace,
+        )
+        storm = {
+            **event,
+            "killed_at_s": round(killed - start, 1),
+            "before_kill": _span(result, start, killed, tables / pace),
+            "kill_to_restart": _span(result, killed, restarted, tables / pace),
+            "p99_bound_ms": p99_ms,
+            "p99_back_under_s": back_under(rows, p99_ms),  # after the restart, at the end of a window
+            "p99_stays_under_s": stays_under(rows, p99_ms),
+            "window_s": window,
+            "windows_after_restart": rows,
+        }
+        figures["storm"] = storm
+        failures = []
+        if not event["sockets"]:
+            failures.append(f"no socket was on {target} when it was killed")
+        if event["reconnected"] < event["sockets"]:
+            failures.append(f"only {event['reconnected']} of the {event['sockets']} sockets on {target} reconnected")
+        elif event["caught_up_s"] is None:
+            failures.append(f"not every screen caught up with its table's version after the kill of {target}")
+        recovered = storm["p99_back_under_s"]
+        if recovered is None or recovered > recover_within:
+            failures.append(
+                f"p99 not back under {p99_ms} ms within {recover_within}s of the restart "
+                f"(first back under after {recovered}s; windows' p99 {[row['p99'] for row in rows]})"
+            )
+        return failures
+
+    storm = storm_task(stack, target=target, after=kill_after, restart_after=restart_after, log=log)
+    return run_play(stack, tables=tables, pace=pace, min_served=0.0, fault=storm, analyse=analyse, log=log, **play)
 
 
 def run_hostile_frames(stack, *, frames: int, seed: int = 3, exclude: tuple[str, ...] = (), log=print) -> dict:
