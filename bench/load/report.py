@@ -8,6 +8,8 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+from .bots import EXPIRE_AFTER
+
 
 def percentiles(values: list[float]) -> dict:
     if not values:
@@ -27,21 +29,20 @@ def percentiles(values: list[float]) -> dict:
 
 
 def span(
-    sent: Sequence[float],
-    latencies: Sequence[float],
+    samples: Sequence[tuple[float, float]],
     *,
     start: float,
     end: float,
     unresolved_sent: Sequence[float] = (),
-    unresolved_s: float = 10.0,
+    unresolved_s: float = EXPIRE_AFTER,
     asked: float | None = None,
 ) -> dict:
-    """The actions sent in ``[start, end)`` (monotonic seconds, as ``sent``): how many were served
-    (shown on every screen of their table), how many never were (``unresolved_sent``), and the
-    latency p50/p99 in ms, where an unresolved action counts as ``unresolved_s`` (it was shown
-    after that at the earliest, if ever). ``asked``: the actions asked in the span, for the
-    served share."""
-    chosen = [latency for at, latency in zip(sent, latencies, strict=True) if start <= at < end]
+    """The actions sent in ``[start, end)``, of ``samples`` (sent at, latency in seconds) and of
+    ``unresolved_sent`` (sent at, never shown on every screen of their table), on the same
+    clock: how many were served, how many never were, and the latency p50/p99 in ms, where an
+    unresolved action counts as ``unresolved_s`` (it was shown after that at the earliest, if
+    ever). ``asked``: the actions asked in the span, for the served share."""
+    chosen = [latency for at, latency in samples if start <= at < end]
     lost = sum(start <= at < end for at in unresolved_sent)
     lat = percentiles([x * 1000 for x in [*chosen, *[unresolved_s] * lost]])
     figures = {"served": len(chosen), "unresolved": lost, "p50": lat["p50"], "p99": lat["p99"]}
@@ -52,8 +53,7 @@ def span(
 
 
 def windows(
-    sent: Sequence[float],
-    latencies: Sequence[float],
+    samples: Sequence[tuple[float, float]],
     *,
     start: float,
     end: float,
@@ -72,8 +72,7 @@ def windows(
                 "from_s": round(edge - start, 2),
                 "to_s": round(upper - start, 2),
                 **span(
-                    sent,
-                    latencies,
+                    samples,
                     start=edge,
                     end=upper,
                     unresolved_sent=unresolved_sent,

@@ -161,8 +161,7 @@ def run_play(
 def _span(result, start: float, end: float, asked_per_second: float) -> dict:
     """``report.span`` of the actions the run's bots sent in ``[start, end)``."""
     return span(
-        result.sent,
-        result.latencies,
+        result.samples,
         start=start,
         end=end,
         unresolved_sent=result.unresolved_sent,
@@ -200,8 +199,7 @@ def run_storm(
         killed = event.pop("killed_at")
         restarted = event.pop("restarted_at", end)
         rows = windows(
-            result.sent,
-            result.latencies,
+            result.samples,
             start=restarted,
             end=end,
             width=window,

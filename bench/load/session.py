@@ -94,8 +94,10 @@ class PlayResult:
     faults: list[dict] = field(default_factory=list)
     drain_seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # those of the measured window, not of the drain
-    sent: list[float] = field(default_factory=list)  # when each of those actions was sent (monotonic)
-    unresolved_sent: list[float] = field(default_factory=list)  # ... and each action never shown everywhere
+    # (sent at, latency) of every action sent in the window and served by the end of the drain,
+    # and when each one sent in it and never shown everywhere was sent (monotonic seconds)
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    unresolved_sent: list[float] = field(default_factory=list)
     started_at: float = 0.0  # the measured window's start (monotonic)
 
     def summary(self) -> dict:
@@ -215,8 +217,6 @@ async def play(
             await asyncio.get_running_loop().run_in_executor(None, cpu_meter.stop)
             result.cpu_ms, result.machine = cpu_meter.milliseconds(), cpu_meter.machine()
         result.latencies = list(harness.stats.latencies)
-        result.sent = list(harness.stats.sent)
-        result.unresolved_sent = list(harness.stats.unresolved_sent)
         result.actions = harness.stats.actions
         end_counts = await harness.db_retrying(table_counts, table_ids)
         result.hands = end_counts["complete"] - start_counts["complete"]
@@ -240,6 +240,10 @@ async def play(
                 break
             await harness.sleep(0.5)
         result.drain_seconds = time.monotonic() - d0
+        # The window's actions by the time they were sent, with those shown (or given up on) since it ended.
+        end, stats = t0 + result.seconds, harness.stats
+        result.samples = [(at, s) for at, s in zip(stats.sent, stats.latencies, strict=True) if t0 <= at < end]
+        result.unresolved_sent = [at for at in stats.unresolved_sent if t0 <= at < end]
         result.stuck = await harness.db_retrying(running_hands_detail, table_ids)
     finally:
         harness.stop.set()

@@ -5,17 +5,15 @@ from bench.load.report import back_under, span, stays_under, windows
 
 
 def test_span_takes_the_actions_sent_in_it_and_counts_an_unresolved_one_as_its_wait():
-    sent = [0.5, 1.0, 1.5, 2.0, 2.5]
-    latencies = [0.010, 0.020, 0.030, 0.040, 0.050]
-    figures = span(sent, latencies, start=1.0, end=2.0, unresolved_sent=[1.2, 3.0], asked=4)
+    samples = [(0.5, 0.010), (1.0, 0.020), (1.5, 0.030), (2.0, 0.040), (2.5, 0.050)]
+    figures = span(samples, start=1.0, end=2.0, unresolved_sent=[1.2, 3.0], asked=4)
     assert figures == {"served": 2, "unresolved": 1, "p50": 30.0, "p99": 10_000.0, "asked": 4, "served_ratio": 0.5}
-    assert span(sent, latencies, start=5.0, end=6.0)["p99"] is None
+    assert span(samples, start=5.0, end=6.0)["p99"] is None
 
 
 def test_windows_cover_the_span_in_order_the_last_one_shorter():
-    sent = [10.1, 10.2, 11.5, 12.1, 14.9]
-    latencies = [0.5, 0.4, 0.05, 0.03, 0.02]
-    rows = windows(sent, latencies, start=10.0, end=15.0, width=2.0, asked_per_second=1.0)
+    samples = [(10.1, 0.5), (10.2, 0.4), (11.5, 0.05), (12.1, 0.03), (14.9, 0.02)]
+    rows = windows(samples, start=10.0, end=15.0, width=2.0, asked_per_second=1.0)
     assert [(r["from_s"], r["to_s"], r["served"], r["asked"]) for r in rows] == [
         (0.0, 2.0, 3, 2),
         (2.0, 4.0, 1, 2),
