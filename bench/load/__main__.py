@@ -1,12 +1,12 @@
-"""python -m bench.load {load,storm,sweep,soak,faults,hostile} [options]  (from the repository root, in .venv)
+"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile} [options]  (from the repository root, in .venv)
 
 Each command recreates a dedicated database (default ``poker_bench``), migrates
 it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
 --web, celery worker, celery beat) on loopback, runs, audits the chips, stops
 everything and writes the figures as JSON under --out. Exit status 1 if a
 check failed: for ``load``, also when fewer than 90% of the actions asked were served
-or the p99 is over ``--p99-ms``. ``storm`` is ``load`` with a kill -9 of ``web0`` (restarted)
-in the measured window. ``sweep`` runs
+or the p99 is over ``--p99-ms``. ``storm`` and ``neighbour`` are ``load`` with a kill -9 of
+``web0`` (restarted) or a CPU hog pinned to one core in the measured window. ``sweep`` runs
 ``load`` at several sizes and writes a table and a plot.
 """
 
@@ -78,6 +78,21 @@ def main(argv: list[str] | None = None) -> int:
         "--recover-within", type=float, default=10.0, help="fail when no window is under it this long after the restart"
     )
 
+    neighbour = sub.add_parser(
+        "neighbour",
+        parents=[paced],
+        help="load, with a CPU hog pinned to one core for a while: served and latency before, during, after",
+    )
+    neighbour.set_defaults(duration=60)
+    neighbour.add_argument("--hog-seconds", type=float, default=20)
+    neighbour.add_argument("--hog-after", type=float, default=10, help="seconds of the measured window before it")
+    neighbour.add_argument("--hog-core", type=int, default=0, help="the core it is pinned to (default 0)")
+    neighbour.add_argument("--window", type=float, default=2.0, help="seconds per window in the figures")
+    neighbour.add_argument(
+        "--min-served-hog", type=float, default=0.5, help="fail below this share served while the hog runs"
+    )
+    neighbour.add_argument("--min-served", type=float, default=0.9, help="fail below this share served after it")
+
     sweep = sub.add_parser("sweep", help="load at several sizes: a table and a plot of throughput and latency")
     sweep.add_argument("--sizes", default="20,50,100,200,300,400", help="comma-separated table counts")
     sweep.add_argument("--seats", type=int, default=6)
@@ -118,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "storm" and args.duration < args.kill_after + args.restart_after + args.recover_within:
         parser.error("storm: --duration must leave --recover-within seconds after the restart")
+    if args.command == "neighbour" and args.duration < args.hog_after + args.hog_seconds + 5:
+        parser.error("neighbour: --duration must leave at least 5 s after the hog")
+    if args.command == "neighbour" and args.hog_core not in os.sched_getaffinity(0):
+        parser.error(f"neighbour: core {args.hog_core} is not one of this machine's {sorted(os.sched_getaffinity(0))}")
 
     def terminate(signum, frame):  # SIGTERM/SIGHUP: unwind so the stack's processes are stopped too
         raise SystemExit(128 + signum)
@@ -198,7 +217,7 @@ def fresh_stack(args, *, env: dict[str, str], log_dir: Path) -> Stack:
 
 
 def _paced(args, log) -> dict:
-    """``run_play``'s arguments for ``load`` and ``storm``: clean bots, one action
+    """``run_play``'s arguments for ``load``, ``storm`` and ``neighbour``: clean bots, one action
     per table every ``--pace`` seconds (each of the table's turns waits ~pace), 30 s to act."""
     from .bots import Profile
 
@@ -236,6 +255,17 @@ def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 window=args.window,
                 p99_ms=args.p99_ms,
                 recover_within=args.recover_within,
+                **_paced(args, log),
+            )
+        elif args.command == "neighbour":
+            figures = runs.run_neighbour(
+                stack,
+                hog_after=args.hog_after,
+                hog_seconds=args.hog_seconds,
+                core=args.hog_core,
+                window=args.window,
+                min_served_hog=args.min_served_hog,
+                min_served=args.min_served,
                 **_paced(args, log),
             )
         elif args.command == "soak":

@@ -13,6 +13,7 @@ from django.db import connection
 from .bots import Profile
 from .cpu import CpuMeter
 from .faults import fault_task, storm_task
+from .hog import hog_task
 from .hostile import run_hostile, setup_table, snapshot
 from .report import audit, back_under, measure_queries_in_process, span, stays_under, windows
 from .session import play
@@ -56,7 +57,7 @@ def run_play(
     when fewer than ``min_served`` of the actions asked were served. ``p99_ms``: fail when the
     action-to-every-screen p99 is above it (or when nothing was measured).
 
-    ``fault``: a fault task of the run's own (``faults.storm_task``) for the
+    ``fault``: a fault task of the run's own (``faults.storm_task``, ``hog.hog_task``) for the
     measured window instead of the planned kills and restarts; its events are
     ``figures["faults"]``. ``analyse(result, figures)``: adds the run's own figures from the
     ``PlayResult`` (latencies with their send times) and returns its failures."""
@@ -235,6 +236,69 @@ def run_storm(
 
     storm = storm_task(stack, target=target, after=kill_after, restart_after=restart_after, log=log)
     return run_play(stack, tables=tables, pace=pace, min_served=0.0, fault=storm, analyse=analyse, log=log, **play)
+
+
+def run_neighbour(
+    stack,
+    *,
+    tables: int,
+    pace: float,
+    hog_after: float = 10.0,
+    hog_seconds: float = 20.0,
+    core: int = 0,
+    window: float = 2.0,
+    min_served_hog: float = 0.5,
+    min_served: float = 0.9,
+    log=print,
+    **play,
+) -> dict:
+    """The noisy neighbour: ``run_play`` at ``pace`` while, ``hog_after`` seconds into the
+    measured window, a busy loop pinned to ``core`` runs for ``hog_seconds`` (``hog.hog_task``).
+    Figures ``neighbour``: actions asked and served and the latency p50/p99 before, during and
+    after the hog (by the time each action was sent), and per window of ``window`` seconds.
+    Fails when the hog did not run its time, when fewer than ``min_served_hog`` of the actions
+    asked during it were served, or fewer than ``min_served`` after it (and on the audit, stuck
+    hands and server errors, as every run)."""
+
+    def analyse(result, figures) -> list[str]:
+        if not result.faults or "stopped_at" not in result.faults[0]:
+            return ["the CPU hog did not start and stop within the run"]
+        event = dict(result.faults[0])
+        start, end = result.started_at, result.started_at + result.seconds
+        on, off = event.pop("started_at"), event.pop("stopped_at")
+        bounds = {"before": (start, on), "during": (on, off), "after": (off, end)}
+        phases = {
+            name: {"seconds": round(b - a, 1), **_span(result, a, b, tables / pace)} for name, (a, b) in bounds.items()
+        }
+        rows = windows(
+            result.samples,
+            start=start,
+            end=end,
+            width=window,
+            unresolved_sent=result.unresolved_sent,
+            asked_per_second=tables / pace,
+        )
+        figures["neighbour"] = {
+            **event,
+            "hog_from_s": round(on - start, 1),
+            **phases,
+            "window_s": window,
+            "windows": rows,
+        }
+        failures = []
+        if not event.get("ran_whole_time") or event.get("pinned_to") != [core]:
+            failures.append(f"the CPU hog did not run pinned to core {core} for its time: {event}")
+        for name, bound in (("during", min_served_hog), ("after", min_served)):
+            ratio = phases[name]["served_ratio"] or 0
+            if ratio < bound:
+                failures.append(
+                    f"{name} the hog: served {phases[name]['served']} of {phases[name]['asked']} actions asked "
+                    f"({ratio:.0%} < {bound:.0%})"
+                )
+        return failures
+
+    hog = hog_task(after=hog_after, seconds=hog_seconds, core=core, log_dir=stack.log_dir, log=log)
+    return run_play(stack, tables=tables, pace=pace, min_served=0.0, fault=hog, analyse=analyse, log=log, **play)
 
 
 def run_hostile_frames(stack, *, frames: int, seed: int = 3, exclude: tuple[str, ...] = (), log=print) -> dict:
