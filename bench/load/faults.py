@@ -13,6 +13,10 @@ import asyncio
 import random
 import time
 from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 CATCH_UP_LIMIT = 30.0  # seconds the run waits for the screens before it counts them stuck
 
@@ -106,7 +110,7 @@ def storm_task(stack, *, target: str = "web0", after: float = 10.0, restart_afte
         connected = [bot for monitor in harness.monitors.values() for bot in list(monitor.sockets)]
         on_it = [bot for bot in connected if bot.port == proc.port]
         killed = time.monotonic()
-        event = {
+        event: dict[str, object] = {
             "n": 1,
             "fault": target,
             "killed_at": killed,
@@ -118,10 +122,10 @@ def storm_task(stack, *, target: str = "web0", after: float = 10.0, restart_afte
         await loop.run_in_executor(None, proc.kill9)
         log(f"  storm: kill -9 {target} with {len(on_it)} of {len(connected)} sockets")
         await harness.sleep(killed + restart_after - time.monotonic())
-        event["restarted_at"] = time.monotonic()
-        event["restart_at_s"] = round(event["restarted_at"] - killed, 2)
+        restarted = event["restarted_at"] = time.monotonic()
+        event["restart_at_s"] = round(restarted - killed, 2)
         ready = loop.run_in_executor(None, restart)
-        back: dict = {}  # bot -> when its new socket showed its snapshot
+        back: dict[Bot, float] = {}  # bot -> when its new socket showed its snapshot
         while True:
             for bot in on_it:
                 if bot not in back and bot.ws is not None and bot.connected_at > killed and bot.shown_at is not None:
@@ -142,7 +146,7 @@ def storm_task(stack, *, target: str = "web0", after: float = 10.0, restart_afte
         event["back_after_s"] = round(await ready - killed, 2)
         log(
             f"  storm: {target} accepting again {event['back_after_s']}s after the kill, "
-            f"every screen caught up {event['caught_up_s']}s after it"
+            f"every screen caught up {event['caught_up_s']}s after the kill"
         )
         return events
 

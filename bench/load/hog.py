@@ -37,23 +37,25 @@ def hog_task(*, after: float, seconds: float, core: int, log_dir: Path, log=prin
             return events
         proc = Proc("hog", [sys.executable, "-m", "bench.load.hog", str(core)], dict(os.environ), log_dir / "hog.log")
         proc.start()
-        event = {"n": 1, "fault": "cpu-hog", "pid": proc.popen.pid, "core": core, "started_at": time.monotonic()}
+        assert proc.popen is not None
+        pid, started = proc.popen.pid, time.monotonic()
+        event: dict[str, object] = {"n": 1, "fault": "cpu-hog", "pid": pid, "core": core, "started_at": started}
         events.append(event)
-        log(f"  neighbour: CPU hog pid {proc.popen.pid} on core {core} for {seconds}s")
+        log(f"  neighbour: CPU hog pid {pid} on core {core} for {seconds}s")
         try:
             await harness.sleep(min(0.5, seconds))
             try:
-                event["pinned_to"] = sorted(os.sched_getaffinity(proc.popen.pid))
+                event["pinned_to"] = sorted(os.sched_getaffinity(pid))
             except OSError:
                 event["pinned_to"] = None
-            await harness.sleep(event["started_at"] + seconds - time.monotonic())
+            await harness.sleep(started + seconds - time.monotonic())
             event["ran_whole_time"] = proc.alive
-            ticks = read_cpu_ticks(proc.popen.pid)
+            ticks = read_cpu_ticks(pid)
             event["cpu_s"] = round(ticks[0] / TICKS_PER_SECOND, 1) if ticks else None
         finally:
-            proc.stop(timeout=2)  # SIGTERM, then SIGKILL, to the hog's own process group
-            event["stopped_at"] = time.monotonic()
-        event["seconds"] = round(event["stopped_at"] - event["started_at"], 1)
+            proc.stop(timeout=2)  # SIGTERM, then SIGKILL, to the hog's own process group (= its PID)
+            stopped = event["stopped_at"] = time.monotonic()
+        event["seconds"] = round(stopped - started, 1)
         log(f"  neighbour: hog stopped after {event['seconds']}s, {event['cpu_s']} CPU-s on {event['pinned_to']}")
         event["caught_up_s"] = await catch_up_seconds(harness, list(harness.monitors), log)
         return events
