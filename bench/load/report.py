@@ -84,11 +84,12 @@ def windows(
     return rows
 
 
-def back_under(rows: list[dict], bound_ms: float) -> float | None:
-    """Seconds after the windows' start until the end of the first window whose p99 is at most
-    ``bound_ms`` (a window with no action in it does not count); None: none is."""
+def back_under(rows: list[dict], bound_ms: float, not_before: float = 0.0) -> float | None:
+    """Seconds after the windows' start until the end of the first window that ends at
+    ``not_before`` or later and whose p99 is at most ``bound_ms`` (a window with no action in it
+    does not count); None: none is."""
     for row in rows:
-        if row["p99"] is not None and row["p99"] <= bound_ms:
+        if row["to_s"] >= not_before and row["p99"] is not None and row["p99"] <= bound_ms:
             return row["to_s"]
     return None
 

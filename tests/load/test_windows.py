@@ -32,6 +32,7 @@ def test_back_under_is_the_end_of_the_first_window_under_the_bound_stays_under_i
         {"from_s": 10.0, "to_s": 12.0, "p99": 70.0},
     ]
     assert back_under(rows, 100) == 4.0
+    assert back_under(rows, 100, not_before=5.0) == 10.0  # every socket was back only then
     assert stays_under(rows, 100) == 8.0
     assert back_under(rows, 50) is None and stays_under(rows, 50) is None
     assert back_under(rows[3:4], 100) is None
