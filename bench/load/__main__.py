@@ -1,12 +1,13 @@
-"""python -m bench.load {load,sweep,soak,faults,hostile} [options]  (run from the repository root, in .venv)
+"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile} [options]  (from the repository root, in .venv)
 
 Each command recreates a dedicated database (default ``poker_bench``), migrates
 it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
 --web, celery worker, celery beat) on loopback, runs, audits the chips, stops
 everything and writes the figures as JSON under --out. Exit status 1 if a
 check failed: for ``load``, also when fewer than 90% of the actions asked were served
-or the p99 is over ``--p99-ms``. ``sweep`` runs ``load`` at several sizes and writes a
-table and a plot.
+or the p99 is over ``--p99-ms``. ``storm`` and ``neighbour`` are ``load`` with a kill -9 of
+``web0`` (restarted) or a CPU hog pinned to one core in the measured window. ``sweep`` runs
+``load`` at several sizes and writes a table and a plot.
 """
 
 from __future__ import annotations
@@ -50,14 +51,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    load = sub.add_parser("load", help="T tables at a steady pace: hands/min, latency, SQL per action")
-    load.add_argument("--tables", type=int, default=20)
-    load.add_argument("--seats", type=int, default=6)
-    load.add_argument("--pace", type=float, default=2.0, help="seconds per action per table on average (default 2)")
-    load.add_argument("--duration", type=float, default=120)
-    load.add_argument("--warmup", type=float, default=15)
+    paced = argparse.ArgumentParser(add_help=False)  # the options of the runs at human pace
+    paced.add_argument("--tables", type=int, default=20)
+    paced.add_argument("--seats", type=int, default=6)
+    paced.add_argument("--pace", type=float, default=2.0, help="seconds per action per table on average (default 2)")
+    paced.add_argument("--duration", type=float, default=120, help="seconds of the measured window")
+    paced.add_argument("--warmup", type=float, default=15)
+
+    load = sub.add_parser("load", parents=[paced], help="T tables at a steady pace: hands/min, latency, SQL per action")
     load.add_argument("--p99-ms", type=float, default=None, help="fail when the p99 latency is above this")
     load.add_argument("--min-served", type=float, default=0.9, help="fail below this share of actions served")
+
+    storm = sub.add_parser(
+        "storm",
+        parents=[paced],
+        help="load, and kill -9 web0 with its sockets, restart it: reconnects, catch-up, p99 per window after",
+    )
+    storm.set_defaults(duration=60)
+    storm.add_argument(
+        "--kill-after", type=float, default=10, help="seconds of the measured window before the kill (default 10)"
+    )
+    storm.add_argument("--restart-after", type=float, default=1.0, help="seconds from the kill to the restart")
+    storm.add_argument("--window", type=float, default=2.0, help="seconds per latency window (default 2)")
+    storm.add_argument("--p99-ms", type=float, default=100.0, help="the p99 bound a window must be back under")
+    storm.add_argument(
+        "--recover-within", type=float, default=10.0, help="fail when no window is under it this long after the restart"
+    )
+
+    neighbour = sub.add_parser(
+        "neighbour",
+        parents=[paced],
+        help="load, with a CPU hog pinned to one core for a while: served and latency before, during, after",
+    )
+    neighbour.set_defaults(duration=60)
+    neighbour.add_argument("--hog-seconds", type=float, default=20)
+    neighbour.add_argument("--hog-after", type=float, default=10, help="seconds of the measured window before it")
+    neighbour.add_argument("--hog-core", type=int, default=0, help="the core it is pinned to (default 0)")
+    neighbour.add_argument("--window", type=float, default=2.0, help="seconds per window in the figures")
+    neighbour.add_argument(
+        "--min-served-hog", type=float, default=0.5, help="fail below this share served while the hog runs"
+    )
+    neighbour.add_argument("--min-served", type=float, default=0.9, help="fail below this share served after it")
 
     sweep = sub.add_parser("sweep", help="load at several sizes: a table and a plot of throughput and latency")
     sweep.add_argument("--sizes", default="20,50,100,200,300,400", help="comma-separated table counts")
@@ -97,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
     args = parser.parse_args(argv)
+    if args.command == "storm" and args.duration < args.kill_after + args.restart_after + args.recover_within:
+        parser.error("storm: --duration must leave --recover-within seconds after the restart")
+    if args.command == "neighbour" and args.duration < args.hog_after + args.hog_seconds + 5:
+        parser.error("neighbour: --duration must leave at least 5 s after the hog")
+    if args.command == "neighbour" and args.hog_core not in os.sched_getaffinity(0):
+        parser.error(f"neighbour: core {args.hog_core} is not one of this machine's {sorted(os.sched_getaffinity(0))}")
 
     def terminate(signum, frame):  # SIGTERM/SIGHUP: unwind so the stack's processes are stopped too
         raise SystemExit(128 + signum)
@@ -176,34 +216,58 @@ def fresh_stack(args, *, env: dict[str, str], log_dir: Path) -> Stack:
     )
 
 
+def _paced(args, log) -> dict:
+    """``run_play``'s arguments for ``load``, ``storm`` and ``neighbour``: clean bots, one action
+    per table every ``--pace`` seconds (each of the table's turns waits ~pace), 30 s to act."""
+    from .bots import Profile
+
+    return {
+        "tables": args.tables,
+        "seats": args.seats,
+        "profile": Profile(think_mean=args.pace, think_max=args.pace * 5),
+        "duration": args.duration,
+        "warmup": args.warmup,
+        "action_seconds": 30,
+        "countdown_seconds": 10,
+        "seed": args.seed,
+        "pace": args.pace,
+        "route": args.route,
+        "log": log,
+        "drain_timeout": 240,  # hands at human pace take a minute or two
+    }
+
+
 def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
     from . import runs
-    from .bots import Profile
 
     stack = fresh_stack(args, env=env, log_dir=log_dir)
     with stack:
         log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
         if args.command == "load":
-            # One action per table every `pace` seconds: each of the table's turns waits ~pace.
-            profile = Profile(think_mean=args.pace, think_max=args.pace * 5)
             figures = runs.run_play(
+                stack, measure_queries=True, p99_ms=args.p99_ms, min_served=args.min_served, **_paced(args, log)
+            )
+        elif args.command == "storm":
+            figures = runs.run_storm(
                 stack,
-                tables=args.tables,
-                seats=args.seats,
-                profile=profile,
-                duration=args.duration,
-                warmup=args.warmup,
-                action_seconds=30,
-                countdown_seconds=10,
-                seed=args.seed,
-                measure_queries=True,
-                pace=args.pace,
+                kill_after=args.kill_after,
+                restart_after=args.restart_after,
+                window=args.window,
                 p99_ms=args.p99_ms,
+                recover_within=args.recover_within,
+                **_paced(args, log),
+            )
+        elif args.command == "neighbour":
+            figures = runs.run_neighbour(
+                stack,
+                hog_after=args.hog_after,
+                hog_seconds=args.hog_seconds,
+                core=args.hog_core,
+                window=args.window,
+                min_served_hog=args.min_served_hog,
                 min_served=args.min_served,
-                route=args.route,
-                log=log,
-                drain_timeout=240,
-            )  # hands at human pace take a minute or two
+                **_paced(args, log),
+            )
         elif args.command == "soak":
             figures = runs.run_play(
                 stack,

@@ -37,6 +37,7 @@ RANGE_AMOUNT = re.compile(r'<input type="number" name="amount"[^>]*\bmin="(\d+)"
 ERROR_TEXT = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
 VERSION = re.compile(r'data-version="(\d+)"')
 SEAT_SUMMARY = re.compile(r"Seat (\d+) · (\d+) chips")
+EXPIRE_AFTER = 10.0  # seconds: an action whose screens are not all updated by then is counted unresolved
 REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 TOP_UP_MAX = re.compile(r'name="amount" inputmode="numeric" min="1" max="(\d+)"')
 
@@ -104,8 +105,21 @@ class Stats:
     frames: int = 0
     refusals: Counter = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each of ``latencies``' actions was sent (monotonic)
     unresolved: int = 0
+    unresolved_sent: list[float] = field(default_factory=list)  # when each unresolved action was sent
     cancelled: int = 0
+
+    def served(self, m: Measurement, now: float) -> None:
+        self.latencies.append(now - m.t0)
+        self.sent.append(m.t0)
+
+    def clear_samples(self) -> None:
+        """Forget the latencies and actions so far (the warmup's)."""
+        self.latencies.clear()
+        self.sent.clear()
+        self.unresolved_sent.clear()
+        self.actions = 0
 
 
 @dataclass(eq=False)
@@ -140,7 +154,7 @@ class TableMonitor:
             if bot in m.waiting and (version is None or m.base_version is None or version > m.base_version):
                 m.waiting.discard(bot)
                 if not m.waiting:
-                    self.stats.latencies.append(now - m.t0)
+                    self.stats.served(m, now)
                     self.pending.remove(m)
 
     def refused(self, bot: Bot) -> None:
@@ -154,15 +168,16 @@ class TableMonitor:
         for m in list(self.pending):
             m.waiting.discard(bot)
             if not m.waiting:
-                self.stats.latencies.append(time.monotonic() - m.t0)
+                self.stats.served(m, time.monotonic())
                 self.pending.remove(m)
 
-    def expire(self, older_than: float = 10.0) -> None:
+    def expire(self, older_than: float = EXPIRE_AFTER) -> None:
         now = time.monotonic()
         for m in list(self.pending):
             if now - m.t0 > older_than:
                 self.pending.remove(m)
                 self.stats.unresolved += 1
+                self.stats.unresolved_sent.append(m.t0)
 
 
 class Bot:
@@ -188,6 +203,9 @@ class Bot:
         self.pause_until = 0.0
         self.background: set[asyncio.Future] = set()
         self.version = -1  # the latest table version this bot's screen was shown
+        self.port: int | None = None  # the daphne of the current (or last) socket
+        self.connected_at = 0.0  # when that socket opened (monotonic)
+        self.shown_at: float | None = None  # when its first frame (the snapshot) arrived
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
@@ -210,6 +228,10 @@ class Bot:
                 continue
             attempt = 0
             self.stats.connects += 1
+            self.port, self.connected_at, self.shown_at = port, time.monotonic(), None
+            # A new socket's snapshot is a fresh screen: a turn it shows is played, even one seen or
+            # acted on over the socket that died (the action may have died with it; a stale one is refused).
+            self.turn_seen = self.turn_acted = None
             self.ws, self.drained = ws, False
             self.monitor.sockets.add(self)
             try:
@@ -253,6 +275,8 @@ class Bot:
     # --- reading the screen ------------------------------------------------------
     def on_frame(self, text: str) -> None:
         self.stats.frames += 1
+        if self.shown_at is None:
+            self.shown_at = time.monotonic()
         version = VERSION.search(text)
         if version:
             self.version = max(self.version, int(version.group(1)))

@@ -12,6 +12,11 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 CATCH_UP_LIMIT = 30.0  # seconds the run waits for the screens before it counts them stuck
 
@@ -79,6 +84,74 @@ def fault_task(
 
     run.events = events
     run.planned = len(plan)
+    return run
+
+
+def storm_task(stack, *, target: str = "web0", after: float = 10.0, restart_after: float = 1.0, log=print):
+    """An async callable for ``session.play(fault_task=...)``, the reconnect storm: ``after``
+    seconds into the window, kill -9 ``target`` with every socket on it, start it again
+    ``restart_after`` seconds after the kill, and measure from the kill the seconds until every
+    one of those sockets is open again and has shown its snapshot, then until every screen has
+    caught up with its table's version. Its one event is filled in as it goes (a run that ends
+    first keeps what was measured); ``killed_at``/``restarted_at`` are monotonic times."""
+    proc = stack.procs[target]
+    names = {p.port: name for name, p in stack.procs.items() if p.port is not None}
+    events: list[dict] = []
+
+    def restart() -> float:
+        stack.restart(target)  # returns once it accepts connections again
+        return time.monotonic()
+
+    async def run(harness) -> list[dict]:
+        loop = asyncio.get_running_loop()
+        await harness.sleep(after)
+        if harness.stop.is_set():
+            return events
+        connected = [bot for monitor in harness.monitors.values() for bot in list(monitor.sockets)]
+        on_it = [bot for bot in connected if bot.port == proc.port]
+        killed = time.monotonic()
+        event: dict[str, object] = {
+            "n": 1,
+            "fault": target,
+            "killed_at": killed,
+            "sockets": len(on_it),
+            "sockets_connected": len(connected),
+        }
+        event.update(reconnected=0, reconnected_s=None, caught_up_s=None)
+        events.append(event)
+        await loop.run_in_executor(None, proc.kill9)
+        log(f"  storm: kill -9 {target} with {len(on_it)} of {len(connected)} sockets")
+        await harness.sleep(killed + restart_after - time.monotonic())
+        restarted = event["restarted_at"] = time.monotonic()
+        event["restart_at_s"] = round(restarted - killed, 2)
+        ready = loop.run_in_executor(None, restart)
+        back: dict[Bot, float] = {}  # bot -> when its new socket showed its snapshot
+        while True:
+            for bot in on_it:
+                if bot not in back and bot.ws is not None and bot.connected_at > killed and bot.shown_at is not None:
+                    back[bot] = bot.shown_at
+            event["reconnected"] = len(back)
+            if len(back) == len(on_it) or time.monotonic() - killed > CATCH_UP_LIMIT:
+                break
+            await asyncio.sleep(0.05)
+        landed = dict(Counter(names.get(bot.port, str(bot.port)) for bot in back))
+        event["reconnected_to"] = landed  # a bot refused by the dead daphne tries the next one
+        if len(back) == len(on_it):
+            event["reconnected_s"] = round(max(back.values(), default=killed) - killed, 2)
+            log(f"  storm: {len(back)} sockets back {event['reconnected_s']}s after the kill ({landed})")
+            if await catch_up_seconds(harness, list(harness.monitors), log) is not None:
+                event["caught_up_s"] = round(time.monotonic() - killed, 2)
+        else:
+            log(f"  storm: only {len(back)} of {len(on_it)} sockets back within {CATCH_UP_LIMIT}s")
+        event["back_after_s"] = round(await ready - killed, 2)
+        log(
+            f"  storm: {target} accepting again {event['back_after_s']}s after the kill, "
+            f"every screen caught up {event['caught_up_s']}s after the kill"
+        )
+        return events
+
+    run.events = events
+    run.planned = 1
     return run
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import contextlib
 import json
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
+
+from .bots import EXPIRE_AFTER
 
 
 def percentiles(values: list[float]) -> dict:
@@ -23,6 +26,84 @@ def percentiles(values: list[float]) -> dict:
         "max": round(ordered[-1], 1),
         "mean": round(statistics.fmean(ordered), 1),
     }
+
+
+def span(
+    samples: Sequence[tuple[float, float]],
+    *,
+    start: float,
+    end: float,
+    unresolved_sent: Sequence[float] = (),
+    unresolved_s: float = EXPIRE_AFTER,
+    asked: float | None = None,
+) -> dict:
+    """The actions sent in ``[start, end)``, of ``samples`` (sent at, latency in seconds) and of
+    ``unresolved_sent`` (sent at, never shown on every screen of their table), on the same
+    clock: how many were served, how many never were, and the latency p50/p99 in ms, where an
+    unresolved action counts as ``unresolved_s`` (it was shown after that at the earliest, if
+    ever). ``asked``: the actions asked in the span, for the served share."""
+    chosen = [latency for at, latency in samples if start <= at < end]
+    lost = sum(start <= at < end for at in unresolved_sent)
+    lat = percentiles([x * 1000 for x in [*chosen, *[unresolved_s] * lost]])
+    figures = {"served": len(chosen), "unresolved": lost, "p50": lat["p50"], "p99": lat["p99"]}
+    if asked is not None:
+        figures["asked"] = round(asked)
+        figures["served_ratio"] = round(len(chosen) / asked, 3) if asked else None
+    return figures
+
+
+def windows(
+    samples: Sequence[tuple[float, float]],
+    *,
+    start: float,
+    end: float,
+    width: float,
+    unresolved_sent: Sequence[float] = (),
+    asked_per_second: float | None = None,
+) -> list[dict]:
+    """``span`` for consecutive windows of ``width`` seconds from ``start`` to ``end`` (the last
+    one may be shorter), each with its bounds in seconds after ``start``."""
+    rows = []
+    edge = start
+    while edge < end - 1e-9:
+        upper = min(edge + width, end)
+        rows.append(
+            {
+                "from_s": round(edge - start, 2),
+                "to_s": round(upper - start, 2),
+                **span(
+                    samples,
+                    start=edge,
+                    end=upper,
+                    unresolved_sent=unresolved_sent,
+                    asked=asked_per_second * (upper - edge) if asked_per_second is not None else None,
+                ),
+            }
+        )
+        edge = upper
+    return rows
+
+
+def back_under(rows: list[dict], bound_ms: float, not_before: float = 0.0) -> float | None:
+    """Seconds after the windows' start until the end of the first window that ends at
+    ``not_before`` or later and whose p99 is at most ``bound_ms`` (a window with no action in it
+    does not count); None: none is."""
+    for row in rows:
+        if row["to_s"] >= not_before and row["p99"] is not None and row["p99"] <= bound_ms:
+            return row["to_s"]
+    return None
+
+
+def stays_under(rows: list[dict], bound_ms: float) -> float | None:
+    """Seconds after the windows' start from which every later window's p99 is at most
+    ``bound_ms`` (empty windows do not break the run of them); None: the last one is over."""
+    since = None
+    for row in rows:
+        if row["p99"] is not None and row["p99"] > bound_ms:
+            since = None
+        elif row["p99"] is not None and since is None:
+            since = row["from_s"]
+    return since
 
 
 def read_query_total(directory: Path, role: str, counter: str = "queries") -> int:

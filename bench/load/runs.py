@@ -1,4 +1,4 @@
-"""The four runs, shared by the command line (``python -m bench.load``) and the CI test.
+"""The runs, shared by the command line (``python -m bench.load``) and the CI test.
 
 Each takes a started ``Stack`` whose processes use the database this process
 is connected to, and returns a dict of figures plus ``failures`` (empty = pass).
@@ -12,9 +12,10 @@ from django.db import connection
 
 from .bots import Profile
 from .cpu import CpuMeter
-from .faults import fault_task
+from .faults import fault_task, storm_task
+from .hog import hog_task
 from .hostile import run_hostile, setup_table, snapshot
-from .report import audit, measure_queries_in_process
+from .report import audit, back_under, measure_queries_in_process, span, stays_under, windows
 from .session import play
 from .world import build_world
 
@@ -48,11 +49,18 @@ def run_play(
     redis_restarts: int = 0,
     postgres_restarts: int = 0,
     catch_up_limit: float = 5.0,
+    fault=None,
+    analyse=None,
     log=print,
 ) -> dict:
     """``pace``: the seconds per action per table the bots were asked for; the run then fails
     when fewer than ``min_served`` of the actions asked were served. ``p99_ms``: fail when the
-    action-to-every-screen p99 is above it (or when nothing was measured)."""
+    action-to-every-screen p99 is above it (or when nothing was measured).
+
+    ``fault``: a fault task of the run's own (``faults.storm_task``, ``hog.hog_task``) for the
+    measured window instead of the planned kills and restarts; its events are
+    ``figures["faults"]``. ``analyse(result, figures)``: adds the run's own figures from the
+    ``PlayResult`` (latencies with their send times) and returns its failures."""
     made, accounts = build_world(
         tables=tables,
         seats_per_table=seats,
@@ -68,7 +76,7 @@ def run_play(
         database=connection.settings_dict["NAME"],
         redis_url=stack.env.get("REDIS_URL"),
     )
-    faults = (
+    faults = fault or (
         fault_task(
             stack,
             count=kills,
@@ -133,7 +141,7 @@ def run_play(
         p99 = figures["latency_ms"]["p99"]
         if p99 is None or p99 > p99_ms:
             failures.append(f"p99 {p99} ms is over the {p99_ms} ms bound")
-    if faults is not None:
+    if faults is not None and fault is None:
         if len(figures["faults"]) < faults.planned:
             failures.append(f"only {len(figures['faults'])} of {faults.planned} faults injected")
         catch_ups = [f["caught_up_s"] for f in figures["faults"]]
@@ -145,8 +153,155 @@ def run_play(
         slow = [f for f in figures["faults"] if f["caught_up_s"] is None or f["caught_up_s"] > catch_up_limit]
         if slow:
             failures.append(f"screens not right within {catch_up_limit}s of the service's return: {slow}")
+    if analyse is not None:
+        failures += analyse(result, figures)
     figures["failures"] = failures
     return figures
+
+
+def _span(result, start: float, end: float, asked_per_second: float) -> dict:
+    """``report.span`` of the actions the run's bots sent in ``[start, end)``."""
+    return span(
+        result.samples,
+        start=start,
+        end=end,
+        unresolved_sent=result.unresolved_sent,
+        asked=asked_per_second * (end - start),
+    )
+
+
+def run_storm(
+    stack,
+    *,
+    tables: int,
+    pace: float,
+    target: str = "web0",
+    kill_after: float = 10.0,
+    restart_after: float = 1.0,
+    window: float = 2.0,
+    p99_ms: float = 100.0,
+    recover_within: float = 10.0,
+    log=print,
+    **play,
+) -> dict:
+    """The reconnect storm: ``run_play`` at ``pace`` while ``kill_after`` seconds into the
+    measured window ``target`` is killed with -9 and started again ``restart_after`` seconds
+    later (``faults.storm_task``). Figures ``storm``: its sockets, the seconds until they all
+    reconnected and every screen caught up, and the latency p50/p99 in windows of ``window``
+    seconds after the restart. Fails when a socket did not reconnect, a screen did not catch up,
+    or no window ending within ``recover_within`` seconds of the restart, and once every socket
+    was back, had its p99 at most ``p99_ms`` (and on the audit, stuck hands and server errors,
+    as every run)."""
+
+    def analyse(result, figures) -> list[str]:
+        if not result.faults:
+            return [f"{target} was not killed within the run"]
+        event = dict(result.faults[0])
+        start, end = result.started_at, result.started_at + result.seconds
+        killed = event.pop("killed_at")
+        restarted = event.pop("restarted_at", end)
+        back = event["reconnected_s"] or 0.0  # seconds after the kill
+        rows = windows(
+            result.samples,
+            start=restarted,
+            end=end,
+            width=window,
+            unresolved_sent=result.unresolved_sent,
+            asked_per_second=tables / pace,
+        )
+        storm = {
+            **event,
+            "killed_at_s": round(killed - start, 1),
+            "before_kill": _span(result, start, killed, tables / pace),
+            "kill_to_restart": _span(result, killed, restarted, tables / pace),
+            "p99_bound_ms": p99_ms,
+            # after the restart, at the end of a window that ends once every socket is back
+            "p99_back_under_s": back_under(rows, p99_ms, not_before=back - (restarted - killed)),
+            "p99_stays_under_s": stays_under(rows, p99_ms),
+            "window_s": window,
+            "windows_after_restart": rows,
+        }
+        figures["storm"] = storm
+        failures = []
+        if not event["sockets"]:
+            failures.append(f"no socket was on {target} when it was killed")
+        if event["reconnected"] < event["sockets"]:
+            failures.append(f"only {event['reconnected']} of the {event['sockets']} sockets on {target} reconnected")
+        elif event["caught_up_s"] is None:
+            failures.append(f"not every screen caught up with its table's version after the kill of {target}")
+        recovered = storm["p99_back_under_s"]
+        if recovered is None or recovered > recover_within:
+            failures.append(
+                f"p99 not back under {p99_ms} ms within {recover_within}s of the restart "
+                f"(first back under after {recovered}s; windows' p99 {[row['p99'] for row in rows]})"
+            )
+        return failures
+
+    storm = storm_task(stack, target=target, after=kill_after, restart_after=restart_after, log=log)
+    return run_play(stack, tables=tables, pace=pace, min_served=0.0, fault=storm, analyse=analyse, log=log, **play)
+
+
+def run_neighbour(
+    stack,
+    *,
+    tables: int,
+    pace: float,
+    hog_after: float = 10.0,
+    hog_seconds: float = 20.0,
+    core: int = 0,
+    window: float = 2.0,
+    min_served_hog: float = 0.5,
+    min_served: float = 0.9,
+    log=print,
+    **play,
+) -> dict:
+    """The noisy neighbour: ``run_play`` at ``pace`` while, ``hog_after`` seconds into the
+    measured window, a busy loop pinned to ``core`` runs for ``hog_seconds`` (``hog.hog_task``).
+    Figures ``neighbour``: actions asked and served and the latency p50/p99 before, during and
+    after the hog (by the time each action was sent), and per window of ``window`` seconds.
+    Fails when the hog did not run its time, when fewer than ``min_served_hog`` of the actions
+    asked during it were served, or fewer than ``min_served`` after it (and on the audit, stuck
+    hands and server errors, as every run)."""
+
+    def analyse(result, figures) -> list[str]:
+        if not result.faults or "stopped_at" not in result.faults[0]:
+            return ["the CPU hog did not start and stop within the run"]
+        event = dict(result.faults[0])
+        start, end = result.started_at, result.started_at + result.seconds
+        on, off = event.pop("started_at"), event.pop("stopped_at")
+        bounds = {"before": (start, on), "during": (on, off), "after": (off, end)}
+        phases = {
+            name: {"seconds": round(b - a, 1), **_span(result, a, b, tables / pace)} for name, (a, b) in bounds.items()
+        }
+        rows = windows(
+            result.samples,
+            start=start,
+            end=end,
+            width=window,
+            unresolved_sent=result.unresolved_sent,
+            asked_per_second=tables / pace,
+        )
+        figures["neighbour"] = {
+            **event,
+            "hog_from_s": round(on - start, 1),
+            **phases,
+            "window_s": window,
+            "windows": rows,
+        }
+        failures = []
+        if not event.get("ran_whole_time") or event.get("pinned_to") != [core]:
+            failures.append(f"the CPU hog did not run pinned to core {core} for its time: {event}")
+        for name, bound in (("during", min_served_hog), ("after", min_served)):
+            ratio = phases[name]["served_ratio"] or 0
+            if ratio < bound:
+                failures.append(
+                    f"{name} the hog: served {phases[name]['served']} of {phases[name]['asked']} actions asked "
+                    f"({ratio:.0%} < {bound:.0%})"
+                )
+        return failures
+
+    hog = hog_task(after=hog_after, seconds=hog_seconds, core=core, log_dir=stack.log_dir, log=log)
+    return run_play(stack, tables=tables, pace=pace, min_served=0.0, fault=hog, analyse=analyse, log=log, **play)
 
 
 def run_hostile_frames(stack, *, frames: int, seed: int = 3, exclude: tuple[str, ...] = (), log=print) -> dict:

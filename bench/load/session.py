@@ -94,6 +94,11 @@ class PlayResult:
     faults: list[dict] = field(default_factory=list)
     drain_seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # those of the measured window, not of the drain
+    # (sent at, latency) of every action sent in the window and served by the end of the drain,
+    # and when each one sent in it and never shown everywhere was sent (monotonic seconds)
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    unresolved_sent: list[float] = field(default_factory=list)
+    started_at: float = 0.0  # the measured window's start (monotonic)
 
     def summary(self) -> dict:
         s = self.stats
@@ -178,14 +183,13 @@ async def play(
     try:
         if warmup:
             await harness.sleep(warmup)
-            harness.stats.latencies.clear()
-            harness.stats.actions = 0
+            harness.stats.clear_samples()
         start_counts = await harness.db_retrying(table_counts, table_ids)
         counters = [(role, counter) for role in ("web", "worker") for counter in ("queries", "redis-bytes")]
         q0 = {key: read_query_total(probe_dir, *key) for key in counters} if probe_dir else None
         if cpu_meter is not None:
             await asyncio.get_running_loop().run_in_executor(None, cpu_meter.start)
-        t0 = time.monotonic()
+        t0 = result.started_at = time.monotonic()
         fault = asyncio.ensure_future(fault_task(harness)) if fault_task else None
         last_log = t0
         while time.monotonic() - t0 < duration:
@@ -236,6 +240,10 @@ async def play(
                 break
             await harness.sleep(0.5)
         result.drain_seconds = time.monotonic() - d0
+        # The window's actions by the time they were sent, with those shown (or given up on) since it ended.
+        end, stats = t0 + result.seconds, harness.stats
+        result.samples = [(at, s) for at, s in zip(stats.sent, stats.latencies, strict=True) if t0 <= at < end]
+        result.unresolved_sent = [at for at in stats.unresolved_sent if t0 <= at < end]
         result.stuck = await harness.db_retrying(running_hands_detail, table_ids)
     finally:
         harness.stop.set()
