@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 _RANK_NAMES = {
     "2": gettext_noop("Two"), "3": gettext_noop("Three"), "4": gettext_noop("Four"), "5": gettext_noop("Five"),
@@ -34,6 +35,13 @@ class CardView:
 
 
 def card_view(text: str, highlighted: bool = False, in_best_hand: bool = False) -> CardView:
+    return _card_view(get_language(), text, highlighted, in_best_hand)
+
+
+# Every screen of every change draws its cards again: each card's view (its spoken name takes three
+# translations) is made once per language, since a CardView is immutable.
+@lru_cache(maxsize=52 * 4 * 4)
+def _card_view(language: str, text: str, highlighted: bool, in_best_hand: bool) -> CardView:
     rank, suit = text[0], text[1]
     symbol, suit_name = _SUITS[suit]
     return CardView(
