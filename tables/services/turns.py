@@ -142,6 +142,12 @@ def fold_leaving_players(turn: Turn) -> list[dict]:
     return events
 
 
+# What an action changes on the hand's row (not its deck, configuration or commitments, which
+# need not be written again with every action).
+CHANGED_BY_AN_ACTION = ["sequence", "turn_seat", "turn_started_at", "turn_deadline", "grace_given",
+                        "time_bank_started_at", "state", "ended_at"]  # fmt: skip
+
+
 def record(turn: Turn, events: list[dict]) -> None:
     """Append the events, sync the stacks, set the clock for the next turn or settle the hand."""
     if not events:
@@ -163,4 +169,4 @@ def record(turn: Turn, events: list[dict]) -> None:
         hand.turn_started_at = turn.now
         hand.turn_deadline = turn.now + timedelta(seconds=table.time_to_act)
         hand.grace_given = False
-    hand.save()
+    hand.save(update_fields=CHANGED_BY_AN_ACTION)
