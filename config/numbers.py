@@ -2,14 +2,27 @@
 English, "1.000" in Spanish: config/formats). Data attributes, form values and the exports
 keep plain digits."""
 
-from django.utils.formats import number_format
+from functools import lru_cache
+
+from django.utils.formats import get_format, number_format
+from django.utils.translation import get_language
 
 
 def chips(amount: int | None) -> str:
     """ "12,500" / "12.500"; None stays empty."""
     if amount is None:
         return ""
-    return number_format(amount, force_grouping=True)
+    if type(amount) is not int:  # a decimal or a string: Django's general formatting
+        return number_format(amount, force_grouping=True)
+    # Every screen writes dozens of amounts: an integer is grouped by threes (every language
+    # of the room, config/formats) without looking the format up again for each one.
+    return f"{amount:,}".replace(",", _thousands_separator(get_language()))
+
+
+@lru_cache(maxsize=16)
+def _thousands_separator(language: str | None) -> str:
+    assert get_format("NUMBER_GROUPING", language) == 3, "config/formats groups by threes"
+    return str(get_format("THOUSAND_SEPARATOR", language))
 
 
 def signed_chips(amount: int) -> str:
