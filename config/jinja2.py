@@ -1,21 +1,61 @@
 """The Jinja2 environment of the websocket fragments (rendered on every table change, so the
 faster engine): Django's ``url`` and ``static`` as functions, and Django's translations (the
-i18n extension with Django's gettext: a fragment is rendered in the language active then;
-``|chips`` writes an amount as that language does)."""
+i18n extension with Django's catalogues: a fragment is rendered in the language active then;
+``|chips`` writes an amount as that language does).
+
+A screen calls gettext hundreds of times, and finding the active language is most of what
+Django's gettext costs (an ``asgiref`` local lookup each time). ``fragment_translations``
+finds it once for a whole render: inside it the templates ask that language's catalogue
+directly; outside it they ask Django as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import trans_real
 from jinja2 import Environment
 
 from config.numbers import chips, signed_chips
+
+_catalogue: ContextVar[object | None] = ContextVar("fragment_catalogue", default=None)
+
+
+@contextmanager
+def fragment_translations() -> Iterator[None]:
+    """Render with the active language's catalogue, found once (none active: Django's own way)."""
+    language = translation.get_language()
+    token = _catalogue.set(trans_real.translation(language) if language else None)
+    try:
+        yield
+    finally:
+        _catalogue.reset(token)
+
+
+def _gettext(message: str) -> str:
+    catalogue = _catalogue.get()
+    if catalogue is None or not message:
+        return translation.gettext(message)
+    return catalogue.gettext(message)  # type: ignore[attr-defined]
+
+
+def _ngettext(singular: str, plural: str, number: int) -> str:
+    catalogue = _catalogue.get()
+    if catalogue is None:
+        return translation.ngettext(singular, plural, number)
+    return catalogue.ngettext(singular, plural, number)  # type: ignore[attr-defined]
 
 
 def environment(**options) -> Environment:
     env = Environment(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(
-        translation.gettext,
-        translation.ngettext,
+        _gettext,
+        _ngettext,
         newstyle=True,
         pgettext=translation.pgettext,
         npgettext=translation.npgettext,

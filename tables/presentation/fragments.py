@@ -15,6 +15,7 @@ from django.template import engines
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from config.jinja2 import fragment_translations
 from tables.selectors.lobby import LobbyRow
 
 from .layout import seat_spots
@@ -34,6 +35,11 @@ def public_fragments(view: TableView) -> dict[str, str]:
 
 
 def viewer_fragments(view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT) -> dict[str, str]:
+    with fragment_translations():
+        return _viewer_fragments(view, me, request_id)
+
+
+def _viewer_fragments(view: TableView, me: ViewerView, request_id: str) -> dict[str, str]:
     context = {"view": view, "me": me, "request_id": request_id}
     fragments = {"felt-view": felt_view_style(view.table.seat_count, me.bottom_seat, me.can_sit_down)}
     ui = _macros()
@@ -95,4 +101,5 @@ def render_fragment(name: str, context: dict) -> str:
 
 
 def _render(name: str, context: dict) -> str:
-    return _template(name).render(context).strip()  # htmx swaps each top-level element
+    with fragment_translations():
+        return _template(name).render(context).strip()  # htmx swaps each top-level element
