@@ -164,12 +164,10 @@ class TableMonitor:
                 self.stats.cancelled += 1
 
     def detach(self, bot: Bot) -> None:
+        """A socket closed. The actions it had not been shown yet stay pending for that bot: its
+        next socket's snapshot resolves them (a screen that reconnects is updated only then), or
+        they expire unresolved. A server going down is not every screen updated."""
         self.sockets.discard(bot)
-        for m in list(self.pending):
-            m.waiting.discard(bot)
-            if not m.waiting:
-                self.stats.served(m, time.monotonic())
-                self.pending.remove(m)
 
     def expire(self, older_than: float = EXPIRE_AFTER) -> None:
         now = time.monotonic()
