@@ -40,7 +40,7 @@ from .presentation.chat import chat_panel_fragments
 from .presentation.deltas import Seen
 from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from .presentation.screens import screen_for
-from .selectors.chat import muted_ids, muted_players, recent_messages
+from .selectors.chat import chat_view
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
 from .services import chat, seat_options, showing
@@ -299,10 +299,9 @@ class TableConsumer(GuardedConsumer):
 
     def chat_snapshot(self) -> str:
         viewer_id = self.user.pk if self.user.is_authenticated else None
-        self.muted = muted_ids(viewer_id)
-        fragments = chat_panel_fragments(
-            recent_messages(self.table_id, self.muted), logged_in=viewer_id is not None, muted=muted_players(viewer_id)
-        )
+        shown = chat_view(self.table_id, viewer_id)
+        self.muted = shown.muted
+        fragments = chat_panel_fragments(shown.lines, logged_in=viewer_id is not None, muted=shown.muted_players)
         return "".join(fragments.values())
 
     def opening(self):

@@ -19,7 +19,7 @@ from .presentation.chat import chat_panel_fragments
 from .presentation.fragments import lobby_rows_fragment, page_fragments
 from .presentation.screens import views_for
 from .presentation.teaching import hand_example, pot_limit_example
-from .selectors.chat import muted_ids, muted_players, recent_messages
+from .selectors.chat import chat_view
 from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
 
@@ -38,10 +38,8 @@ def table_page(request, table_id: int):
     request_id = new_request_id(user.pk, seat_forms_purpose(table_id)) if user.is_authenticated else ""
     page = page_fragments(view, me, request_id)
     viewer_id = user.pk if user.is_authenticated else None
-    muted = muted_ids(viewer_id)
-    chat = chat_panel_fragments(
-        recent_messages(table_id, muted), logged_in=viewer_id is not None, muted=muted_players(viewer_id)
-    )
+    chat_shown = chat_view(table_id, viewer_id)
+    chat = chat_panel_fragments(chat_shown.lines, logged_in=viewer_id is not None, muted=chat_shown.muted_players)
     page.update({key.replace("-", "_"): mark_safe(html) for key, html in chat.items()})
     context = {"view": view, "page": page, "chat_max_chars": settings.CHAT_MAX_CHARS}
     return render(request, "tables/table.html", context)

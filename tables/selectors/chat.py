@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 
 from tables.models import ChatMessage, ChatMute
@@ -25,3 +27,19 @@ def recent_messages(table_id: int, muted: frozenset[int] = frozenset()) -> list[
     """The table's latest ``CHAT_RECENT_LINES`` lines, oldest first, without the muted players'."""
     recent = ChatMessage.objects.filter(table_id=table_id).exclude(author_id__in=muted).select_related("author")
     return list(reversed(recent.order_by("-id")[: settings.CHAT_RECENT_LINES]))
+
+
+@dataclass(frozen=True)
+class ChatView:
+    """What one viewer's chat panel shows: the recent lines without their muted players', and
+    those players (the mutes read once)."""
+
+    muted: frozenset[int]
+    lines: list[ChatMessage]
+    muted_players: list[tuple[int, str]]
+
+
+def chat_view(table_id: int, viewer_id: int | None) -> ChatView:
+    players = muted_players(viewer_id)
+    muted = frozenset(player_id for player_id, _name in players)
+    return ChatView(muted, recent_messages(table_id, muted), players)

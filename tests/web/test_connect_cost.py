@@ -8,8 +8,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tables import notify, services
+from tables import notify, services, sockets
+from tables.consumers import TableConsumer
 from tables.selectors.hands import rebuild
 
 from ..support.sockets import db, felt_version, logged_in_session, table_viewer
@@ -128,3 +130,24 @@ def test_a_change_reaches_the_sockets_while_the_database_thread_is_busy(make_tab
         await spectator.close()
 
     async_to_sync(scenario)()
+
+
+def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
+    """What a connect asks the database (``TableConsumer.opening``, its one trip to the database
+    thread): presence, the table, its seats and latest hand, and the chat with the mutes read
+    once. A reconnect storm costs each socket these and no more."""
+    table = make_table()
+    players = [make_player() for _ in range(6)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk)
+    rebuild(running_hand(table))  # the process holds the hand's replay, as the writer's does
+    consumer = TableConsumer()
+    consumer.table_id, consumer.user = table.pk, players[0]
+    consumer.presence = (sockets.seat_presence_key(table.pk, players[0].pk),)
+    with CaptureQueriesContext(connection) as counting:
+        opening = consumer.opening()
+    assert opening is not None and 'id="felt"' in opening[0][1].get("own-seat", "") + "".join(
+        opening[0][0].public["en"].values()
+    )
+    assert len(counting) <= 6, [query["sql"] for query in counting.captured_queries]
