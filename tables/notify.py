@@ -9,14 +9,20 @@ since this process last sent to it, with every fragment's digest so a socket
 rebuilds the whole screen (``presentation.deltas``). The public message carries
 them for every language of the room (each socket takes its viewer's), a player's
 own message their fragments in their language.
+
+In a server process the worker thread renders the messages and hands them to the
+event loop, which sends them in the order of the table's changes; the thread does
+not wait for Redis. Elsewhere (the celery worker, the embedded clock) they are sent
+before the change's caller goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone, translation
 
@@ -65,7 +71,12 @@ def on_table_change(change: TableChange) -> None:
 def _publish(layer, change: TableChange) -> None:
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
-        async_to_sync(_send_screens)(layer, change.table_id, screens(state, timezone.now()))
+        messages = _screen_messages(change.table_id, screens(state, timezone.now()))
+        loop = _server_loop()
+        if loop is None:
+            async_to_sync(_send_all)(layer, messages)
+        else:
+            loop.call_soon_threadsafe(_send_in_order, layer, change.table_id, messages)
     if change.lobby_list:
         rows = lobby_rows()
         html = in_every_language(lambda: lobby_rows_fragment(rows))
@@ -88,7 +99,9 @@ def in_every_language(render) -> dict[str, str]:
     return rendered
 
 
-async def _send_screens(layer, table_id: int, rendered) -> None:
+def _screen_messages(table_id: int, rendered) -> list[tuple[str, dict]]:
+    """(group, message) for the table's group and each seated player's, in the order of the
+    changes (each carries what changed since this process's previous message to that group)."""
     version = rendered.version
     group = table_group(table_id)
     fragments, digests = {}, {}
@@ -102,19 +115,63 @@ async def _send_screens(layer, table_id: int, rendered) -> None:
         "players": list(rendered.players),
         "spectator_key": rendered.spectator_key,
     }
-    sends = [layer.group_send(group, public_message)]
+    messages = [(group, public_message)]
     for user_id, own in rendered.players.items():
         group = player_group(table_id, user_id)
         fragments, digests = _sent.delta(group, own)
         message = {"type": "player.changed", "version": version, "language": rendered.languages[user_id],
                    "fragments": fragments, "digests": digests}  # fmt: skip
-        sends.append(layer.group_send(group, message))
+        messages.append((group, message))
+    return messages
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
     # Side by side: one round of trips to Redis, not one after another. Every send is awaited
     # to its end even when one fails (Redis away), so none is left failing unobserved.
-    results = await asyncio.gather(*sends, return_exceptions=True)
+    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+                                   return_exceptions=True)  # fmt: skip
     failed = next((result for result in results if isinstance(result, BaseException)), None)
     if failed is not None:
         raise failed
+
+
+def _server_loop():
+    """The event loop of the server process whose worker thread made the change (daphne's),
+    or None (the celery worker, the embedded clock, a management command)."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)  # as asgiref's async_to_sync finds it
+    # A thread keeps the loop of its last call from async code: only a loop still running is ours.
+    return loop if loop is not None and loop.is_running() else None
+
+
+# On the server's loop: each table's last publishing task. The worker thread that made a change
+# hands its messages to the loop and goes on to the next job (another table's action, a
+# connect) instead of waiting for Redis; a table's messages still go out in the order of its
+# changes, each after the one before.
+_publishing: dict[int, asyncio.Task] = {}
+
+
+def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]]) -> None:
+    task = asyncio.get_running_loop().create_task(_send_after(_publishing.get(table_id), layer, table_id, messages))
+    _publishing[table_id] = task
+
+    def done(finished: asyncio.Task) -> None:
+        if _publishing.get(table_id) is finished:
+            del _publishing[table_id]
+        if not finished.cancelled() and finished.exception() is not None:
+            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception())
+
+    task.add_done_callback(done)
+
+
+async def _send_after(previous: asyncio.Task | None, layer, table_id: int, messages) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])  # its own failure was logged by itself
+    try:
+        await _send_all(layer, messages)
+    except OUTAGES as error:
+        logger.warning("table %s v%s: screens not published (%s)", table_id, messages[0][1]["version"], describe(error))
 
 
 def on_chat_message(message: ChatMessage) -> None:
