@@ -9,12 +9,6 @@ from django.conf import settings
 from tables.models import ChatMessage, ChatMute
 
 
-def muted_ids(viewer_id: int | None) -> frozenset[int]:
-    if viewer_id is None:
-        return frozenset()
-    return frozenset(ChatMute.objects.filter(owner_id=viewer_id).values_list("muted_id", flat=True))
-
-
 def muted_players(viewer_id: int | None) -> list[tuple[int, str]]:
     """(id, name) of the players ``viewer_id`` has muted, by name."""
     if viewer_id is None:

@@ -8,7 +8,7 @@ from django.utils import timezone
 from tables import services
 from tables.models import ChatMessage, ChatMute
 from tables.presentation.chat import chat_append_fragment, chat_line, chat_panel_fragments
-from tables.selectors.chat import muted_ids, recent_messages
+from tables.selectors.chat import chat_view, recent_messages
 from tables.services import chat
 from tables.services.chat import ChatRefused
 
@@ -99,11 +99,12 @@ def test_a_player_mutes_another_for_themselves_only(room, make_player):
     chat.mute(user=alice, player_id=bob.pk)
     chat.mute(user=alice, player_id=bob.pk)  # twice: still one mute
     assert ChatMute.objects.count() == 1
-    assert muted_ids(alice.pk) == {bob.pk}
-    assert recent_messages(table.pk, muted_ids(alice.pk)) == []
-    assert [m.text for m in recent_messages(table.pk, muted_ids(carol.pk))] == ["from bob"]
+    shown = chat_view(table.pk, alice.pk)
+    assert shown.muted == {bob.pk} and shown.muted_players == [(bob.pk, "bob")]
+    assert shown.lines == []
+    assert [m.text for m in chat_view(table.pk, carol.pk).lines] == ["from bob"]
     chat.unmute(user=alice, player_id=bob.pk)
-    assert [m.text for m in recent_messages(table.pk, muted_ids(alice.pk))] == ["from bob"]
+    assert [m.text for m in chat_view(table.pk, alice.pk).lines] == ["from bob"]
 
 
 @pytest.mark.parametrize("player", ["self", 10**9, True, "3"])
