@@ -323,6 +323,9 @@ WEBSOCKET_MAX_PER_USER = env.int("WEBSOCKET_MAX_PER_USER", default=8)
 WEBSOCKET_MAX_PER_IP = env.int("WEBSOCKET_MAX_PER_IP", default=50)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=10)
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3)
+# Threads of each server process that read the screens sockets show on connecting, beside
+# the one database thread of the players' actions (tables/snapshot_threads.py).
+SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

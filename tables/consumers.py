@@ -45,6 +45,7 @@ from .selectors.lobby import lobby_rows
 from .selectors.table_state import load_table_state
 from .services import chat, seat_options, showing
 from .services.errors import refusal_text
+from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
 
 # Commands that move chips: they carry the seat forms' one-time request id.
@@ -123,8 +124,8 @@ class TableConsumer(GuardedConsumer):
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
-        # One trip to the database thread: presence, the snapshot and the recent chat.
-        opening = await database_sync_to_async(self.opening)()
+        # One trip, to a snapshot thread (``snapshot_threads``): presence, the snapshot and the recent chat.
+        opening = await on_snapshot_thread(self.opening)()
         if opening is None:  # no such table, or closed
             await self.close()
             return
@@ -316,7 +317,7 @@ class TableConsumer(GuardedConsumer):
         return screen_for(state, self.user, timezone.now()), self.chat_snapshot()
 
     async def send_snapshot(self):
-        rendered = await database_sync_to_async(self.snapshot)()
+        rendered = await on_snapshot_thread(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()
             return
