@@ -222,7 +222,7 @@ CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedPoolRedisCache",  # one connection pool per process
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "omaha",
             # Short timeouts: counters are read on the event loop, which must not wait long.

@@ -1,0 +1,35 @@
+"""The Redis cache with one connection pool per process.
+
+Django keeps a cache object per thread and per async context, and each ``RedisCache`` opens
+connections of its own: in a server process every socket (its session read, its socket
+counts) and every worker thread made a new Redis connection, a TCP connect and a Redis client
+each time. Here every cache object of a process shares one pool per server and options, as
+the connections of the database and the channel layer are shared.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+_pools: dict[tuple, object] = {}
+_lock = threading.Lock()
+
+
+class SharedPoolRedisCacheClient(RedisCacheClient):
+    def _get_connection_pool(self, write):
+        index = self._get_connection_pool_index(write)
+        key = (self._servers[index], tuple(sorted((name, repr(value)) for name, value in self._pool_options.items())))
+        with _lock:
+            pool = _pools.get(key)
+            if pool is None:
+                # redis-py's pool notices a fork (its pid) and opens the child's own connections.
+                pool = _pools[key] = self._pool_class.from_url(self._servers[index], **self._pool_options)
+        return pool
+
+
+class SharedPoolRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = SharedPoolRedisCacheClient

@@ -1,0 +1,23 @@
+"""The cache's Redis connections: one pool per process, whatever the thread or async context."""
+
+import threading
+
+from django.core.cache import caches
+
+
+def test_every_cache_object_of_a_process_shares_one_redis_pool(needs_redis):
+    seen = []
+
+    def in_a_thread():
+        cache = caches["default"]  # Django makes each thread (and async context) its own object
+        cache.set("pool-check", "shared", timeout=10)
+        seen.append((cache, cache._cache._get_connection_pool(write=False)))
+
+    threads = [threading.Thread(target=in_a_thread) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    objects, pools = {id(cache) for cache, _ in seen}, {id(pool) for _, pool in seen}
+    assert len(objects) == 3 and len(pools) == 1  # three cache objects, one pool of connections
+    assert caches["default"].get("pool-check") == "shared"
