@@ -63,7 +63,7 @@ async def _close_then_stop(stop_server, signum: int) -> None:
 
 # RFC 6455 gives these to the endpoint itself; autobahn (under daphne) lets an application
 # close only with 1000 or 3000-4999, so they are sent through the connection's protocol.
-ENDPOINT_CLOSE_CODES = frozenset({1001, 1011, 1012, 1013})
+ENDPOINT_CLOSE_CODES = frozenset({1001, 1008, 1011, 1012, 1013})  # 1008: a refused flood or socket cap
 
 
 class CloseSocketsOnSigterm:

@@ -2,9 +2,12 @@
 where the project is, the environment they get, the test database they share."""
 
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,3 +42,45 @@ def shared_database_url() -> str:
 
     db = connection.settings_dict
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def serve(port: int, log_path):
+    """``manage.py runserver`` (daphne, as ``scripts/run`` serves) on the test database and Redis."""
+    from django.conf import settings
+
+    env = process_env(
+        DATABASE_URL=shared_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        CACHE_URL=settings.CACHE_URL,
+        SECRET_KEY=settings.SECRET_KEY,
+        DEBUG="1",
+        EMBEDDED_CLOCK="0",  # the test deals and acts itself
+        CONN_MAX_AGE="0",  # no connection outlives its request: the test database can be dropped after
+    )
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log_path.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log_path.read_text()
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the server did not answer: {log_path.read_text()}")
+
+
+def stop(server) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(5)

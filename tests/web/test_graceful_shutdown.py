@@ -3,18 +3,13 @@ says it is reconnecting, comes back when a server listens again, and shows what 
 while it was away (tables/graceful_shutdown.py, static/js/connection.js)."""
 
 import signal
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
-from django.conf import settings
 
 from tables import services
 
 from ..support.browser import CHROMIUM_ARGS, SCREENSHOTS, in_thread
-from ..support.processes import ROOT, free_port, process_env, shared_database_url
+from ..support.processes import free_port, serve, stop
 from ..support.sockets import logged_in_session
 from ..support.tables import running_hand, start_hand, table_version
 
@@ -26,46 +21,6 @@ window.opens = 0;
 document.addEventListener('htmx:wsClose', (e) => window.closeCodes.push(e.detail.event.code));
 document.addEventListener('htmx:wsOpen', () => { window.opens += 1; });
 """
-
-
-def serve(port: int, log_path):
-    """``manage.py runserver`` (daphne, as ``scripts/run`` serves) on the test database and Redis."""
-    env = process_env(
-        DATABASE_URL=shared_database_url(),
-        REDIS_URL=settings.REDIS_URL,
-        CACHE_URL=settings.CACHE_URL,
-        SECRET_KEY=settings.SECRET_KEY,
-        DEBUG="1",
-        EMBEDDED_CLOCK="0",  # the test deals and acts itself
-        CONN_MAX_AGE="0",  # no connection outlives its request: the test database can be dropped after
-    )
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log_path.open("ab"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log_path.read_text()
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"the server did not answer: {log_path.read_text()}")
-
-
-def stop(server) -> None:
-    if server.poll() is None:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(5)
 
 
 def test_sigterm_closes_with_going_away_and_the_page_catches_up(heads_up, tmp_path, monkeypatch):
