@@ -2,6 +2,7 @@
 snapshot: nobody else's screen is rendered or sent again (a reconnect storm stays cheap)."""
 
 import asyncio
+import contextlib
 import threading
 
 import pytest
@@ -59,6 +60,19 @@ def test_connects_and_reconnects_render_nothing_for_the_others(make_table, make_
     async_to_sync(scenario)()
 
 
+@contextlib.asynccontextmanager
+async def database_thread_busy():
+    """Hold the one thread that every ``database_sync_to_async`` call of the consumers uses
+    (the players' actions, channels' log-in check), as a storm of writes would."""
+    release = threading.Event()
+    busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
+    try:
+        yield
+    finally:
+        release.set()
+        await busy
+
+
 def test_a_connect_is_answered_and_shown_while_the_database_thread_is_busy(make_table, make_player):
     """In a reconnect storm the database thread is a queue (the players' actions, and the log-in
     check of every new socket): a handshake or a snapshot that waited in it would time out, be
@@ -72,15 +86,10 @@ def test_a_connect_is_answered_and_shown_while_the_database_thread_is_busy(make_
 
     async def scenario():
         viewer.communicator.scope["session"] = await db(logged_in_session, player)
-        release = threading.Event()
-        busy = asyncio.ensure_future(database_sync_to_async(release.wait)())  # the thread every action uses
-        try:
+        async with database_thread_busy():
             connected, _ = await viewer.communicator.connect(timeout=1)
             assert connected
             assert felt_version(await viewer.receive()) == version
-        finally:
-            release.set()
-            await busy
         await viewer.close()
 
     async_to_sync(scenario)()
@@ -120,14 +129,9 @@ def test_a_change_reaches_the_sockets_while_the_database_thread_is_busy(make_tab
 
     async def scenario():
         spectator = await table_viewer(table).connect()
-        release = threading.Event()
-        busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
-        try:
+        async with database_thread_busy():
             await asyncio.to_thread(act_in_another_thread)
             assert felt_version(await spectator.receive()) == version + 1
-        finally:
-            release.set()
-            await busy
         await spectator.close()
 
     async_to_sync(scenario)()
