@@ -153,7 +153,11 @@ _publishing: dict[int, asyncio.Task] = {}
 
 
 def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]]) -> None:
-    task = asyncio.get_running_loop().create_task(_send_after(_publishing.get(table_id), layer, table_id, messages))
+    loop = asyncio.get_running_loop()
+    previous = _publishing.get(table_id)
+    if previous is not None and previous.get_loop() is not loop:  # a loop that ended (tests run several)
+        previous = None
+    task = loop.create_task(_send_after(previous, layer, table_id, messages))
     _publishing[table_id] = task
 
     def done(finished: asyncio.Task) -> None:

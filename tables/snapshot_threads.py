@@ -12,18 +12,21 @@ actions on the database thread do not wait behind them.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 _threads: ThreadPoolExecutor | None = None
+_threads_pid = 0  # the process that started them: a forked child starts its own
 
 
 def on_snapshot_thread(read):
     """``read`` as an awaitable run on a snapshot thread (closing stale connections as
     ``database_sync_to_async`` does)."""
-    global _threads
-    if _threads is None:
+    global _threads, _threads_pid
+    if _threads is None or _threads_pid != os.getpid():
         _threads = ThreadPoolExecutor(max_workers=settings.SNAPSHOT_THREADS, thread_name_prefix="snapshot")
+        _threads_pid = os.getpid()
     return database_sync_to_async(read, thread_sensitive=False, executor=_threads)
