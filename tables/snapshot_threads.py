@@ -12,11 +12,14 @@ actions on the database thread do not wait behind them.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import connections
 
 _threads: ThreadPoolExecutor | None = None
 _threads_pid = 0  # the process that started them: a forked child starts its own
@@ -30,3 +33,23 @@ def on_snapshot_thread(read):
         _threads = ThreadPoolExecutor(max_workers=settings.SNAPSHOT_THREADS, thread_name_prefix="snapshot")
         _threads_pid = os.getpid()
     return database_sync_to_async(read, thread_sensitive=False, executor=_threads)
+
+
+def stop() -> None:
+    """Stop the snapshot threads, each closing its database connections first (the tests do,
+    so that no connection of theirs outlives a test's database)."""
+    global _threads
+    threads, _threads = _threads, None
+    if threads is None:
+        return
+    count = settings.SNAPSHOT_THREADS
+    together = threading.Barrier(count, timeout=5)  # one closing job per thread: all wait for all
+
+    def close_this_threads_connections() -> None:
+        connections.close_all()
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait()
+
+    for _ in range(count):
+        threads.submit(close_this_threads_connections)
+    threads.shutdown(wait=True)

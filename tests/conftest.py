@@ -29,6 +29,16 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def no_snapshot_threads_left():
+    """Sockets read their snapshots on threads of their own, each with a database connection:
+    stopped after each test, so none outlives the test database (or a transaction's flush)."""
+    yield
+    from tables import snapshot_threads
+
+    snapshot_threads.stop()
+
+
+@pytest.fixture(autouse=True)
 def no_pause_between_hands(settings):
     """The next hand is due as soon as one ends: tests deal hands back to back."""
     settings.HAND_PAUSE_SECONDS = 0
