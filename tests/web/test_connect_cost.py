@@ -30,12 +30,18 @@ def renders(monkeypatch):
     return rendered
 
 
-def test_connects_and_reconnects_render_nothing_for_the_others(make_table, make_player, renders, channel_layer):
+def in_a_hand(make_table, make_player, *, seated: int):
+    """A table with ``seated`` players in seats 1, 2, ... and a hand running: (table, players)."""
     table = make_table()
-    players = [make_player() for _ in range(6)]
+    players = [make_player() for _ in range(seated)]
     for number, player in enumerate(players, start=1):
         sit(table, player, number)
     services.start_hand_if_due(table_id=table.pk)
+    return table, players
+
+
+def test_connects_and_reconnects_render_nothing_for_the_others(make_table, make_player, renders, channel_layer):
+    table, players = in_a_hand(make_table, make_player, seated=6)
     hand = running_hand(table)
     waiting = next(p for n, p in enumerate(players, start=1) if n != hand.turn_seat)
 
@@ -112,11 +118,7 @@ def test_a_closed_table_accepts_the_socket_and_closes_it_at_once(make_table, mak
 def test_a_change_reaches_the_sockets_while_the_database_thread_is_busy(make_table, make_player):
     """Forwarding a change to a socket needs no database: it does not wait for the thread
     where the writes queue (one trip per socket and message would, in a busy server)."""
-    table = make_table()
-    players = [make_player() for _ in range(2)]
-    for number, player in enumerate(players, start=1):
-        sit(table, player, number)
-    services.start_hand_if_due(table_id=table.pk)
+    table, players = in_a_hand(make_table, make_player, seated=2)
     hand = running_hand(table)
     version = table_version(table)
 
@@ -141,11 +143,7 @@ def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
     """What a connect asks the database (``TableConsumer.opening``, its one trip to the database
     thread): presence, the table, its seats and latest hand, and the chat with the mutes read
     once. A reconnect storm costs each socket these and no more."""
-    table = make_table()
-    players = [make_player() for _ in range(6)]
-    for number, player in enumerate(players, start=1):
-        sit(table, player, number)
-    services.start_hand_if_due(table_id=table.pk)
+    table, players = in_a_hand(make_table, make_player, seated=6)
     rebuild(running_hand(table))  # the process holds the hand's replay, as the writer's does
     consumer = TableConsumer()
     consumer.table_id, consumer.user = table.pk, players[0]
