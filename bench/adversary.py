@@ -93,7 +93,7 @@ class Adversary:
         from channels.routing import URLRouter
         from channels.testing import WebsocketCommunicator
 
-        from tables.routing import websocket_urlpatterns
+        from tables.realtime.routing import websocket_urlpatterns
 
         communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{self.table.pk}/")
         communicator.scope.update(user=self.players[player], session=await self._session(player),

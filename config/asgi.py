@@ -12,10 +12,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
-from tables.embedded_clock import StartEmbeddedClock  # noqa: E402
-from tables.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
-from tables.socket_recovery import RefuseWhileAway  # noqa: E402
+from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
+from tables.realtime.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
+from tables.realtime.routing import websocket_urlpatterns  # noqa: E402
+from tables.realtime.socket_recovery import RefuseWhileAway  # noqa: E402
 
 application = CloseSocketsOnSigterm(
     StartEmbeddedClock(

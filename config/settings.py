@@ -318,13 +318,13 @@ CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 # A form's request id (accounts/request_ids.py) is refused after this many seconds.
 REQUEST_ID_MAX_AGE = env.int("REQUEST_ID_MAX_AGE", default=12 * 3600)
 
-# --- Websocket limits (tables/socket_guard.py) ----------------------------------
+# --- Websocket limits (tables/realtime/socket_guard.py) ----------------------------------
 WEBSOCKET_MAX_PER_USER = env.int("WEBSOCKET_MAX_PER_USER", default=8)
 WEBSOCKET_MAX_PER_IP = env.int("WEBSOCKET_MAX_PER_IP", default=50)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=10)
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3)
 # Threads of each server process that read the screens sockets show on connecting, beside
-# the one database thread of the players' actions (tables/snapshot_threads.py).
+# the one database thread of the players' actions (tables/realtime/snapshot_threads.py).
 SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 
 # Pause between the end of a hand and the start of the next, so players see the result.

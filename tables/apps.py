@@ -7,7 +7,8 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # The services announce every change; the notify layer pushes the screens.
-        from . import notify
+        from tables.realtime import notify
+
         from .services import changes, chat
 
         changes.subscribe(notify.on_table_change)

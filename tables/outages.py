@@ -3,7 +3,7 @@
 Redis (the channel layer, the cache, the broker) and PostgreSQL restart; while they do,
 their clients raise these. The edges catch them, tell whoever is waiting in a line of the
 log without a traceback, and carry on: the screens catch up by version once the service is
-back (``tables.socket_recovery``), the clock's next tick applies what is due.
+back (``tables.realtime.socket_recovery``), the clock's next tick applies what is due.
 """
 
 from __future__ import annotations

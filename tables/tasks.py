@@ -5,7 +5,8 @@ import logging
 from celery import shared_task
 from django.db import close_old_connections
 
-from .outages import DATABASE_ERRORS, describe
+from tables.outages import DATABASE_ERRORS, describe
+
 from .services import chat
 from .services.clock import run_clock
 

@@ -33,7 +33,7 @@ def no_snapshot_threads_left():
     """Sockets read their snapshots on threads of their own, each with a database connection:
     stopped after each test, so none outlives the test database (or a transaction's flush)."""
     yield
-    from tables import snapshot_threads
+    from tables.realtime import snapshot_threads
 
     snapshot_threads.stop()
 

@@ -1,6 +1,6 @@
 // The page's websocket comes back by itself, and says so while it is away.
 // htmx's websocket extension reconnects on an abnormal closure (1006) and on 1011/1012/1013;
-// a server that stops gracefully closes with 1001 ("going away", tables/graceful_shutdown.py),
+// a server that stops gracefully closes with 1001 ("going away", tables/realtime/graceful_shutdown.py),
 // on which the page reconnects here, to another server behind the proxy or the same one
 // restarted. The snapshot sent on connect shows whatever happened meanwhile.
 (function () {

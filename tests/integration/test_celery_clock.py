@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from tables.models import HandEvent, Seat
-from tables.routing import websocket_urlpatterns
+from tables.realtime.routing import websocket_urlpatterns
 
 from ..support.processes import ROOT, shared_database_url
 from ..support.tables import sit

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
 from tables.presentation.cards import card_view
-from tables.routing import websocket_urlpatterns
+from tables.realtime.routing import websocket_urlpatterns
 
 from .tables import running_hand
 

@@ -7,8 +7,8 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import override_settings
 
-from tables import embedded_clock
 from tables.models import Hand
+from tables.realtime import embedded_clock
 
 from ..support.tables import sit
 

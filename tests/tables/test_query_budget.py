@@ -18,7 +18,7 @@ ACTION_QUERY_BUDGET = 10
 def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
     make_player, make_table, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from tables import notify
+    from tables.realtime import notify
 
     published = []
     render_screens = notify.screens

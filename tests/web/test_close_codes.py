@@ -1,6 +1,6 @@
 """Under daphne (autobahn), an application may close a socket only with 1000 or 3000-4999;
 the room's refusals close with RFC 6455's endpoint codes all the same
-(``tables.graceful_shutdown.ENDPOINT_CLOSE_CODES``). Through a real server, since the
+(``tables.realtime.graceful_shutdown.ENDPOINT_CLOSE_CODES``). Through a real server, since the
 channels test communicator checks no close code."""
 
 import asyncio
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bench.load.ws import ConnectionClosed, WebSocket
-from tables.socket_guard import POLICY_VIOLATION
+from tables.realtime.socket_guard import POLICY_VIOLATION
 
 from ..support.processes import free_port, serve, stop
 

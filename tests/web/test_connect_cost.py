@@ -11,8 +11,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import notify, services, sockets
-from tables.consumers import TableConsumer
+from tables import services
+from tables.realtime import notify, sockets
+from tables.realtime.consumers import TableConsumer
 from tables.selectors.hands import rebuild
 
 from ..support.sockets import db, felt_version, logged_in_session, table_viewer
@@ -83,7 +84,7 @@ def test_a_connect_is_answered_and_shown_while_the_database_thread_is_busy(make_
     """In a reconnect storm the database thread is a queue (the players' actions, and the log-in
     check of every new socket): a handshake or a snapshot that waited in it would time out, be
     retried and lengthen the queue. The socket is accepted first and its snapshot is read on a
-    snapshot thread (``tables.snapshot_threads``)."""
+    snapshot thread (``tables.realtime.snapshot_threads``)."""
     table = make_table()
     player = make_player()
     sit(table, player, 1)

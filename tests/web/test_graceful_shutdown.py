@@ -1,6 +1,6 @@
 """A server that is told to stop (SIGTERM) closes its sockets with 1001, "going away"; the page
 says it is reconnecting, comes back when a server listens again, and shows what happened
-while it was away (tables/graceful_shutdown.py, static/js/connection.js)."""
+while it was away (tables/realtime/graceful_shutdown.py, static/js/connection.js)."""
 
 import signal
 

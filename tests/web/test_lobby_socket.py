@@ -3,7 +3,8 @@
 import pytest
 from asgiref.sync import async_to_sync
 
-from tables import notify, services
+from tables import services
+from tables.realtime import notify
 from tables.selectors import lobby
 
 from ..support.sockets import Viewer, db

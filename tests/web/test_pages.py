@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from tables import services
-from tables.routing import websocket_urlpatterns
+from tables.realtime.routing import websocket_urlpatterns
 
 from ..support.sockets import db
 from ..support.tables import fold_to_the_end, sit, start_hand

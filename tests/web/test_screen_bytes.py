@@ -5,8 +5,9 @@ table's group, a player's own only to that player's group, each only when it cha
 import pytest
 
 from config.channel_serializer import CompressedMsgPackSerializer
-from tables import notify, services
+from tables import services
 from tables.presentation.deltas import Seen
+from tables.realtime import notify
 
 from ..support.tables import running_hand, sit
 

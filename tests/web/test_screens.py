@@ -7,8 +7,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from tables.notify import player_group, table_group
 from tables.presentation.fragments import felt_view_style
+from tables.realtime.notify import player_group, table_group
 
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
 from ..support.sockets import db, leaks, table_viewer

@@ -1,6 +1,6 @@
 """A socket's screen comes right again after its messages were lost: dropped by the layer,
 sent to a group membership that expired, or lost with a channel layer that restarted empty
-(tables/socket_recovery.py). Each screen carries the table's version; a socket behind its
+(tables/realtime/socket_recovery.py). Each screen carries the table's version; a socket behind its
 table for a moment catches up by itself, with no further change at the table."""
 
 import asyncio
@@ -10,7 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import OperationalError
 
-from tables import services, socket_recovery
+from tables import services
+from tables.realtime import socket_recovery
 
 from ..support.sockets import db, felt_version, table_viewer
 from ..support.tables import act, running_hand, start_hand, table_version
@@ -148,7 +149,7 @@ def test_the_pub_sub_layer_losing_redis_is_one_warning_line_and_other_errors_sta
 
     import redis.exceptions
 
-    import tables.socket_recovery  # noqa: F401  (installs the filter)
+    import tables.realtime.socket_recovery  # noqa: F401  (installs the filter)
 
     logger = logging.getLogger("channels_redis.pubsub")
     for error in (redis.exceptions.ConnectionError("Connection closed by server."), ValueError("a bug")):
@@ -171,8 +172,8 @@ def test_a_chat_line_with_redis_away_is_stored_and_logged_not_raised(
     import redis.exceptions
     from django.utils import timezone
 
-    from tables import notify
     from tables.models import ChatMessage
+    from tables.realtime import notify
     from tables.services.chat import say_hand_started
 
     class AwayLayer:

@@ -11,9 +11,9 @@ from django.utils import timezone, translation
 from tables import services
 from tables.engine.errors import IllegalAction
 from tables.models import Hand
-from tables.notify import in_every_language
 from tables.presentation.fragments import error_fragment, lobby_rows_fragment
 from tables.presentation.screens import screens
+from tables.realtime.notify import in_every_language
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.errors import refusal_text

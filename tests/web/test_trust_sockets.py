@@ -11,7 +11,7 @@ from django.core.cache import cache
 from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Hand, Seat
-from tables.socket_guard import POLICY_VIOLATION, TokenBucket
+from tables.realtime.socket_guard import POLICY_VIOLATION, TokenBucket
 
 from ..support.sockets import current_sequence, db, felt_version, table_viewer
 from ..support.tables import running_hand, start_hand, table_version

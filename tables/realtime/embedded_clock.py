@@ -27,7 +27,7 @@ def ensure_started() -> None:
 
 
 async def _run_every_second() -> None:
-    from .tasks import tick
+    from tables.tasks import tick
 
     while not _stopping:
         await asyncio.sleep(1)

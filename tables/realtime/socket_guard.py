@@ -26,9 +26,9 @@ from django.utils.translation import gettext
 
 from accounts.languages import language_of_scope
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, user_group
+from tables.presentation.fragments import error_fragment
 
 from . import sockets
-from .presentation.fragments import error_fragment
 from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy

@@ -31,20 +31,19 @@ from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
 from cashier.errors import RequestAlreadyUsed
 from tables import services
-from tables.notify import LOBBY_GROUP, player_group, table_group
-from tables.services import presence
+from tables.forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from tables.presentation.chat import chat_panel_fragments
+from tables.presentation.deltas import Seen
+from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
+from tables.presentation.screens import screen_for
+from tables.realtime.notify import LOBBY_GROUP, player_group, table_group
+from tables.selectors.chat import chat_view
+from tables.selectors.lobby import lobby_rows
+from tables.selectors.table_state import load_table_state
+from tables.services import chat, presence, seat_options, showing
+from tables.services.errors import refusal_text
 
 from . import sockets
-from .forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
-from .presentation.chat import chat_panel_fragments
-from .presentation.deltas import Seen
-from .presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
-from .presentation.screens import screen_for
-from .selectors.chat import chat_view
-from .selectors.lobby import lobby_rows
-from .selectors.table_state import load_table_state
-from .services import chat, seat_options, showing
-from .services.errors import refusal_text
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
 

@@ -32,8 +32,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 
-from .outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
-from .selectors.table_state import table_versions
+from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
+from tables.selectors.table_state import table_versions
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ WATCH_SECONDS = 1.0  # how often the watcher reads the versions
 STALE_SECONDS = 2.0  # how long a socket may be behind its table, not moving, before it catches up
 RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
-GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.graceful_shutdown)
+GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.realtime.graceful_shutdown)
 REJOIN = {"type": "socket.rejoin"}
 REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
 GO_AWAY = {"type": "socket.going_away"}

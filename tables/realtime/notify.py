@@ -58,7 +58,7 @@ def on_table_change(change: TableChange) -> None:
 
     The change is committed whatever happens here: with the channel layer (or the database,
     read again for the screens) away they are not published, and the sockets catch up by version when it is back
-    (``tables.socket_recovery``)."""
+    (``tables.realtime.socket_recovery``)."""
     layer = get_channel_layer()
     if layer is None:
         return
