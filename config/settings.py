@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "operations",
 ]
 
 MIDDLEWARE = [
@@ -335,3 +336,13 @@ HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
 # salt) is published to its players; "never" keeps it for staff only. Staff see it at once.
 _reveal_after = env.str("FAIR_DEAL_REVEAL_AFTER_HOURS", default="24").strip().lower()
 FAIR_DEAL_REVEAL_AFTER = None if _reveal_after == "never" else timedelta(hours=float(_reveal_after))
+
+# --- Running the room (operations/, docs/operations.md) ---------------------
+# /metrics answers staff and these networks (the address daphne sees: behind the proxy, the
+# forwarded client's; scrape each daphne directly, and keep /metrics off the proxy).
+METRICS_ALLOWED_NETWORKS = env.list("METRICS_ALLOWED_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+# A Celery worker's or beat's own metrics port (0: none), on this address.
+METRICS_PORT = env.int("METRICS_PORT", default=0)
+METRICS_ADDRESS = env.str("METRICS_ADDRESS", default="127.0.0.1")
+# The load balancer's checks answer over plain HTTP too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]

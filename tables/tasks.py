@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 from django.db import close_old_connections
 
+from operations import metrics
 from tables.outages import DATABASE_ERRORS, describe
 
 from .services import chat
@@ -18,6 +19,7 @@ def tick() -> None:
     try:
         run_clock()
     except DATABASE_ERRORS as error:
+        metrics.CLOCK_FAILED_TICKS.inc()
         # The database is restarting: each turn is expired in its own transaction, so what
         # was applied stays applied and the next tick (a second later) applies the rest once.
         logger.warning("table clock: %s; the next tick tries again", describe(error))

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from operations import metrics
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
@@ -18,6 +19,7 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
     what waited for the hand to end: leavers cashed out, top-ups added, sit-outs. A table
     closing after the hand closes now. Returns whether it did (the caller holds the lock)."""
     hand.state = Hand.State.COMPLETE
+    metrics.HANDS.labels("completed").inc()
     hand.ended_at = now
     hand.turn_seat = hand.turn_started_at = hand.turn_deadline = None
     for player in HandPlayer.objects.filter(hand=hand):
