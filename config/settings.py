@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "operations.context_processors.room_maintenance",  # read only by a page that shows it
             ],
             "builtins": ["config.template_filters"],  # |chips, |signed_chips
         },

@@ -14,6 +14,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from operations import metrics
+from operations.maintenance import in_maintenance
 from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
@@ -85,6 +86,8 @@ def run_clock(*, now: datetime | None = None) -> None:
         .filter(ready__gte=2)
         .values_list("pk", flat=True)
     )
+    if in_maintenance():  # running hands finish; none starts until staff end it
+        due = due.none()
     for table_id in due:
         start_hand_if_due(table_id=table_id, now=now)
     metrics.CLOCK_TICKS.inc()
