@@ -311,6 +311,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+# LOG_FORMAT=json: one JSON object per line (docs/operations.md), with table_id, hand_id,
+# player_id on the lines that concern one; Celery then logs through the same handler.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT == "json":
+    LOGGING["formatters"] = {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger", "process": "pid"},
+            "timestamp": False,
+        }
+    }
+    LOGGING["handlers"]["console"]["formatter"] = "json"
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]

@@ -6,12 +6,14 @@ from celery import shared_task
 from django.db import close_old_connections
 
 from operations import metrics
-from tables.outages import DATABASE_ERRORS, describe
+from operations.outage_log import OutageLog
+from tables.outages import DATABASE_ERRORS
 
 from .services import chat
 from .services.clock import run_clock
 
 logger = logging.getLogger(__name__)
+_outage = OutageLog(logger, "table clock", "each tick tries again")
 
 
 @shared_task(ignore_result=True)
@@ -22,8 +24,10 @@ def tick() -> None:
         metrics.CLOCK_FAILED_TICKS.inc()
         # The database is restarting: each turn is expired in its own transaction, so what
         # was applied stays applied and the next tick (a second later) applies the rest once.
-        logger.warning("table clock: %s; the next tick tries again", describe(error))
+        _outage.failed(error)
         close_old_connections()
+    else:
+        _outage.answered()
 
 
 @shared_task(ignore_result=True)

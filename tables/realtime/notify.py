@@ -68,7 +68,8 @@ def on_table_change(change: TableChange) -> None:
         _publish(layer, change)
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("screens").inc()
-        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error))
+        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error),
+                       extra={"table_id": change.table_id})  # fmt: skip
 
 
 def _publish(layer, change: TableChange) -> None:
@@ -169,7 +170,8 @@ def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]], start
         if _publishing.get(table_id) is finished:
             del _publishing[table_id]
         if not finished.cancelled() and finished.exception() is not None:
-            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception())
+            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception(),
+                         extra={"table_id": table_id})  # fmt: skip
 
     task.add_done_callback(done)
 
@@ -182,7 +184,8 @@ async def _send_after(previous: asyncio.Task | None, layer, table_id: int, messa
         metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("screens").inc()
-        logger.warning("table %s v%s: screens not published (%s)", table_id, messages[0][1]["version"], describe(error))
+        logger.warning("table %s v%s: screens not published (%s)", table_id, messages[0][1]["version"], describe(error),
+                       extra={"table_id": table_id})  # fmt: skip
 
 
 def on_chat_message(message: ChatMessage) -> None:
@@ -199,7 +202,8 @@ def on_chat_message(message: ChatMessage) -> None:
         async_to_sync(layer.group_send)(table_group(message.table_id), event)
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("chat").inc()
-        logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error))
+        logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error),
+                       extra={"table_id": message.table_id})  # fmt: skip
 
 
 def on_mutes_changed(owner_id: int) -> None:
@@ -211,4 +215,4 @@ def on_mutes_changed(owner_id: int) -> None:
         async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("mutes").inc()
-        logger.warning("player %s: mutes not published (%s)", owner_id, describe(error))
+        logger.warning("player %s: mutes not published (%s)", owner_id, describe(error), extra={"player_id": owner_id})
