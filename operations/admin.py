@@ -140,3 +140,25 @@ class MaintenanceAdmin(admin.ModelAdmin):
             self.message_user(request, "The room is open again.", messages.SUCCESS)
         except staff.StaffToolRefused as refusal:
             self.message_user(request, str(refusal), messages.ERROR)
+
+
+def live_room(request):
+    """The live room page: its socket (``operations.consumers``) keeps it current."""
+    from django.template.response import TemplateResponse
+
+    from .room import room_now
+
+    context = {**admin.site.each_context(request), "title": "Live room", "room": room_now(timezone.now())}
+    return TemplateResponse(request, "admin/operations/room.html", context)
+
+
+_admin_urls = admin.site.get_urls
+
+
+def _urls_with_the_live_room():
+    from django.urls import path
+
+    return [path("room/", admin.site.admin_view(live_room), name="live_room"), *_admin_urls()]
+
+
+admin.site.get_urls = _urls_with_the_live_room  # type: ignore[method-assign]

@@ -92,7 +92,7 @@ class GuardedConsumer(RecoveringConsumer):
             metrics.CONNECTS_REFUSED.labels("too_many_per_ip" if over_ip else "too_many_per_user").inc()
             await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
-        self.counted = [*keys, *presence_keys]
+        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
         sockets.counts.opened(self.counted)
         self.open_sockets = metrics.SOCKETS_OPEN.labels(
             self.page, "logged_in" if user.is_authenticated else "anonymous"

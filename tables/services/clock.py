@@ -14,6 +14,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from operations import metrics
+from operations.clock_health import note_tick
 from operations.maintenance import in_maintenance
 from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
@@ -92,3 +93,4 @@ def run_clock(*, now: datetime | None = None) -> None:
         start_hand_if_due(table_id=table_id, now=now)
     metrics.CLOCK_TICKS.inc()
     metrics.CLOCK_LAST_TICK.set_to_current_time()
+    note_tick()
