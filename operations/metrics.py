@@ -76,3 +76,12 @@ STAFF_ACTIONS = Counter("omaha_staff_actions", "Staff actions done from the admi
 def refusal_reason(error: BaseException) -> str:
     """A refusal's label: its class name, a bounded set (the services' refusal kinds)."""
     return type(error).__name__
+
+# Every series of a bounded label exists from the start, at 0: rate() and the alert rules see a
+# quiet room as 0, not as no data.
+for _reason in ("too_many_per_ip", "too_many_per_user", "no_table"):
+    CONNECTS_REFUSED.labels(_reason)
+for _what in ("screens", "chat", "mutes"):
+    PUBLISH_FAILURES.labels(_what)
+for _event in ("started", "completed", "cancelled"):
+    HANDS.labels(_event)

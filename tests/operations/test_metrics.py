@@ -117,3 +117,24 @@ def test_the_clock_counts_its_ticks_its_lag_and_timeouts_by_outcome(heads_up, cl
     lag_count = value(after, "omaha_clock_lag_seconds_count") - value(before, "omaha_clock_lag_seconds_count")
     lag_sum = value(after, "omaha_clock_lag_seconds_sum") - value(before, "omaha_clock_lag_seconds_sum")
     assert lag_count >= 1 and lag_sum / lag_count >= 2  # each expiry ran 2 s after its deadline
+
+
+def test_every_series_the_shipped_dashboard_and_alerts_read_is_exported(heads_up, client):
+    """docs/monitoring: the sample Grafana dashboard and the two alert rules name real series."""
+    import json
+    import re
+    from pathlib import Path
+
+    table, alice, _bob = heads_up
+    start_hand(table)
+    act(table, alice, "fold")
+    docs = Path(__file__).resolve().parents[2] / "docs" / "monitoring"
+    dashboard = json.loads((docs / "grafana-dashboard.json").read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    rules = (docs / "alerts.yml").read_text()  # YAML; its names are all this needs
+    assert re.findall(r"- alert: (\w+)", rules) == ["OmahaClockLagging", "OmahaConnectsRefused"]
+    exprs.append(rules)
+    named = {name for expr in exprs for name in re.findall(r"\bomaha_\w+", expr)}
+    response = client.get("/metrics").content.decode()
+    exported = {sample.name for family in text_string_to_metric_families(response) for sample in family.samples}
+    assert named and named <= exported, named - exported
