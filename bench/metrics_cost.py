@@ -48,9 +48,15 @@ def main(argv: list[str] | None = None) -> int:
         for mode, extra in [("memory", {}), ("multiprocess", {"PROMETHEUS_MULTIPROC_DIR": directory})]:
             env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"} | extra
             runs = [
-                float(subprocess.run([sys.executable, "-m", "bench.metrics_cost", "--one", mode, "--repeat",
-                                      str(args.repeat)], env=env, capture_output=True, text=True,
-                                     check=True).stdout)  # fmt: skip
+                float(
+                    subprocess.run(
+                        [sys.executable, "-m", "bench.metrics_cost", "--one", mode, "--repeat", str(args.repeat)],
+                        env=env,
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    ).stdout
+                )
                 for _ in range(3)
             ]
             figures[f"{mode}_us_per_action"] = round(min(runs), 3)
