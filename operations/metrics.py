@@ -77,6 +77,7 @@ def refusal_reason(error: BaseException) -> str:
     """A refusal's label: its class name, a bounded set (the services' refusal kinds)."""
     return type(error).__name__
 
+
 # Every series of a bounded label exists from the start, at 0: rate() and the alert rules see a
 # quiet room as 0, not as no data.
 for _reason in ("too_many_per_ip", "too_many_per_user", "no_table"):
