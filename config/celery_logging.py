@@ -55,6 +55,33 @@ class BeatOutageIsTwoLines(logging.Filter):
         self.outage.answered()
 
 
+class WorkerOutageIsTwoLines(logging.Filter):
+    """The worker logs "consumer: Cannot connect to ...: Error 111 ... Trying to reconnect" for
+    each try while the broker is away: one warning when it starts, one when the worker
+    receives a task again (``task_received``)."""
+
+    STARTS = ("consumer: Cannot connect to", "consumer: Connection to broker lost")
+
+    def __init__(self) -> None:
+        super().__init__()
+        from operations.outage_log import OutageLog
+
+        self.outage = OutageLog(
+            logging.getLogger("celery.worker.consumer.consumer"), "worker: the broker is away", "it reconnects"
+        )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).lstrip().startswith(self.STARTS):
+            return True
+        args = record.args if isinstance(record.args, tuple) else (record.args,)
+        error = next((arg for arg in args if isinstance(arg, BaseException)), None)
+        self.outage.failed(error or ConnectionError(record.getMessage().splitlines()[0]))
+        return False
+
+    def received(self, **kwargs) -> None:
+        self.outage.answered()
+
+
 def _outage_under(error: BaseException | None) -> BaseException | None:
     """The broker's connection error behind ``error`` (celery wraps it twice), if that is what it is."""
     from kombu.exceptions import OperationalError
@@ -74,6 +101,11 @@ def install() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, ReconnectingIsAWarning) for f in logger.filters):
             logger.addFilter(ReconnectingIsAWarning(starts))
+    consumer = logging.getLogger("celery.worker.consumer.consumer")
+    if not any(isinstance(f, WorkerOutageIsTwoLines) for f in consumer.filters):
+        worker_outage = WorkerOutageIsTwoLines()
+        consumer.addFilter(worker_outage)
+        signals.task_received.connect(worker_outage.received, weak=False)
     beat = logging.getLogger("celery.beat")
     if not any(isinstance(f, BeatOutageIsTwoLines) for f in beat.filters):
         outage = BeatOutageIsTwoLines()

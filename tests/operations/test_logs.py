@@ -41,6 +41,18 @@ def test_beat_logs_a_broker_outage_as_two_warnings_without_tracebacks(caplog):
     assert "back after" in lines[1].getMessage() and "9 attempts failed" in lines[1].getMessage()
 
 
+def test_the_worker_logs_a_broker_outage_as_two_warnings(caplog):
+    consumer = logging.getLogger("celery.worker.consumer.consumer")
+    refused = ConnectionRefusedError(111, "Connection refused")
+    for _ in range(5):  # celery/worker/consumer/consumer.py CONNECTION_ERROR, once per try
+        consumer.error("consumer: Cannot connect to %s: %s.\n%s\n", "redis://10.0.0.5:6379/0", refused,
+                       "Trying to reconnect...")  # fmt: skip
+    signals.task_received.send(sender=None, request=None)  # a task arrives: the broker is back
+    lines = [r for r in caplog.records if r.name == consumer.name]
+    assert [r.levelno for r in lines] == [logging.WARNING, logging.WARNING], [r.getMessage() for r in lines]
+    assert "Connection refused" in lines[0].getMessage() and "5 attempts failed" in lines[1].getMessage()
+
+
 def test_a_beat_error_that_is_no_outage_keeps_its_traceback(caplog):
     try:
         raise SchedulingError("Couldn't apply scheduled task table-clock: a bug") from KeyError("x")
