@@ -29,6 +29,7 @@ from django.db.models import F
 from django.utils.translation import gettext
 
 from config.numbers import chips
+from operations import metrics
 
 from .errors import (
     IdempotencyConflict,
@@ -265,4 +266,5 @@ def _transfer(
         )
         LedgerAccount.objects.filter(pk=source.pk).update(balance=F("balance") - amount)
         LedgerAccount.objects.filter(pk=destination.pk).update(balance=F("balance") + amount)
+    metrics.LEDGER_MOVEMENTS.labels(kind).inc()
     return Transfer(record, amount, replayed=False)

@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
+from operations.routing import websocket_urlpatterns as staff_websocket_urlpatterns  # noqa: E402
 from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.realtime.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
 from tables.realtime.routing import websocket_urlpatterns  # noqa: E402
@@ -23,7 +24,9 @@ application = CloseSocketsOnSigterm(
             {
                 "http": django_asgi_app,
                 "websocket": SameOriginWebsocketValidator(
-                    RefuseWhileAway(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                    RefuseWhileAway(
+                        AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, *staff_websocket_urlpatterns]))
+                    )
                 ),
             }
         )

@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 from config import celery_logging
 
@@ -12,3 +12,12 @@ app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 celery_logging.install()
+
+
+@signals.worker_init.connect
+@signals.beat_init.connect
+def _serve_metrics(**kwargs) -> None:
+    """The worker's and beat's metrics on a port of their own (METRICS_PORT), when set."""
+    from operations.exposition import serve_celery_metrics
+
+    serve_celery_metrics()

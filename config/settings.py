@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "operations",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "operations.context_processors.room_maintenance",  # read only by a page that shows it
             ],
             "builtins": ["config.template_filters"],  # |chips, |signed_chips
         },
@@ -309,6 +311,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+# LOG_FORMAT=json: one JSON object per line (docs/operations.md), with table_id, hand_id,
+# player_id on the lines that concern one; Celery then logs through the same handler.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT == "json":
+    LOGGING["formatters"] = {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger", "process": "pid"},
+            "timestamp": False,
+        }
+    }
+    LOGGING["handlers"]["console"]["formatter"] = "json"
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
@@ -335,3 +351,13 @@ HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
 # salt) is published to its players; "never" keeps it for staff only. Staff see it at once.
 _reveal_after = env.str("FAIR_DEAL_REVEAL_AFTER_HOURS", default="24").strip().lower()
 FAIR_DEAL_REVEAL_AFTER = None if _reveal_after == "never" else timedelta(hours=float(_reveal_after))
+
+# --- Running the room (operations/, docs/operations.md) ---------------------
+# /metrics answers staff and these networks (the address daphne sees: behind the proxy, the
+# forwarded client's; scrape each daphne directly, and keep /metrics off the proxy).
+METRICS_ALLOWED_NETWORKS = env.list("METRICS_ALLOWED_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+# A Celery worker's or beat's own metrics port (0: none), on this address.
+METRICS_PORT = env.int("METRICS_PORT", default=0)
+METRICS_ADDRESS = env.str("METRICS_ADDRESS", default="127.0.0.1")
+# The load balancer's checks answer over plain HTTP too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]

@@ -5,12 +5,15 @@ import logging
 from celery import shared_task
 from django.db import close_old_connections
 
-from tables.outages import DATABASE_ERRORS, describe
+from operations import metrics
+from operations.outage_log import OutageLog
+from tables.outages import DATABASE_ERRORS
 
 from .services import chat
 from .services.clock import run_clock
 
 logger = logging.getLogger(__name__)
+_outage = OutageLog(logger, "table clock", "each tick tries again")
 
 
 @shared_task(ignore_result=True)
@@ -18,10 +21,13 @@ def tick() -> None:
     try:
         run_clock()
     except DATABASE_ERRORS as error:
+        metrics.CLOCK_FAILED_TICKS.inc()
         # The database is restarting: each turn is expired in its own transaction, so what
         # was applied stays applied and the next tick (a second later) applies the rest once.
-        logger.warning("table clock: %s; the next tick tries again", describe(error))
+        _outage.failed(error)
         close_old_connections()
+    else:
+        _outage.answered()
 
 
 @shared_task(ignore_result=True)

@@ -15,6 +15,7 @@ from .cpu import CpuMeter
 from .faults import fault_task, storm_task
 from .hog import hog_task
 from .hostile import run_hostile, setup_table, snapshot
+from .metrics import scrape as scrape_metrics
 from .report import audit, back_under, measure_queries_in_process, span, stays_under, windows
 from .session import play
 from .world import build_world
@@ -114,6 +115,7 @@ def run_play(
     )
     figures = result.summary()
     figures["tables"], figures["bots"], figures["web_processes"] = tables, len(accounts), len(stack.ports)
+    figures["metrics"] = scrape_metrics(stack.ports)  # the operator's view of the same run
     # Tracebacks from a process we kill -9 on purpose are not server errors; any other is.
     figures["server_errors"] = stack.errors_since(offsets)
     figures["tracebacks"] = sum("Traceback" in error for error in figures["server_errors"])

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.core.paginator import Page, Paginator
 
 from tables.engine.events import EventType
-from tables.models import HandEvent, HandPlayer
+from tables.models import Hand, HandEvent, HandPlayer
 
 from .game import game_name, stakes_label
 
@@ -27,6 +27,7 @@ class PlayedHand:
     started_at: datetime
     hole_cards: list[str]
     net: int | None
+    cancelled: bool = False  # by staff: every stack went back to what it was at the deal
 
 
 def played_hands_page(user, page_number) -> Page:
@@ -56,6 +57,7 @@ def _played_hands(rows: list[HandPlayer]) -> list[PlayedHand]:
             started_at=row.hand.started_at,
             hole_cards=own_cards.get(row.hand_id, []),
             net=row.net,
+            cancelled=row.hand.state == Hand.State.CANCELLED,
         )
         for row in rows
     ]

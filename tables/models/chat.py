@@ -18,6 +18,8 @@ class ChatMessage(models.Model):
         PLAYER = "player", _("Player")
         HAND_STARTED = "hand_started", _("Hand started")
         POT_WON = "pot_won", _("Pot won")
+        STAFF = "staff", _("Room staff")  # staff's ``text``, told by the dealer
+        HAND_CANCELLED = "hand_cancelled", _("Hand cancelled")
 
     table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="chat_messages")
     author = models.ForeignKey(

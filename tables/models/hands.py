@@ -17,6 +17,7 @@ class Hand(models.Model):
     class State(models.TextChoices):
         RUNNING = "running", _("Running")
         COMPLETE = "complete", _("Complete")
+        CANCELLED = "cancelled", _("Cancelled")  # by staff: every stack back to what it was at the deal
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField(help_text=_("Counts the table's hands from 1."))

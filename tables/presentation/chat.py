@@ -37,6 +37,12 @@ def _dealer_words(message: ChatMessage) -> str:
         return gettext("Hand #%(number)s starts.") % {"number": params["number"]}
     if message.kind == ChatMessage.Kind.POT_WON:
         return gettext("%(player)s wins %(amount)s.") % {"player": params["player"], "amount": params["amount"]}
+    if message.kind == ChatMessage.Kind.STAFF:
+        return gettext("From the room's staff: %(text)s") % {"text": params["text"]}
+    if message.kind == ChatMessage.Kind.HAND_CANCELLED:
+        return gettext("Hand #%(number)s is cancelled: every stack is back to what it was at the deal.") % {
+            "number": params["number"]
+        }
     return ""
 
 

@@ -30,6 +30,7 @@ from django.utils.translation import gettext
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
 from cashier.errors import RequestAlreadyUsed
+from operations import metrics
 from tables import services
 from tables.forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
 from tables.presentation.chat import chat_panel_fragments
@@ -58,6 +59,8 @@ class SessionEnded(Exception):
 class LobbyConsumer(GuardedConsumer):
     """The lobby's live list: rows are rendered once per change by whoever made it (``notify``);
     a socket only sends its snapshot and forwards them."""
+
+    page = "lobby"
 
     async def connect(self):
         if not await self.admit():
@@ -126,6 +129,7 @@ class TableConsumer(GuardedConsumer):
         # One trip, to a snapshot thread (``snapshot_threads``): presence, the snapshot and the recent chat.
         opening = await on_snapshot_thread(self.opening)()
         if opening is None:  # no such table, or closed
+            metrics.CONNECTS_REFUSED.labels("no_table").inc()
             await self.close()
             return
         # A reconnect or a second tab catches up here, the recent chat in the same frame.
@@ -143,6 +147,7 @@ class TableConsumer(GuardedConsumer):
         if not self.frame_allowed():
             await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
             return
+        started = time.perf_counter()
         try:
             command, data = parse_frame(text_data)
             if not self.user.is_authenticated:
@@ -154,6 +159,7 @@ class TableConsumer(GuardedConsumer):
             # The change's screens are queued for this socket before this returns.
             await database_sync_to_async(self.perform)(command, data)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
+            metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True
             await self.send_html(error_fragment(refusal_text(refusal)))
             await self.renew_request_id()  # used or expired: the form's next try goes through
@@ -162,9 +168,12 @@ class TableConsumer(GuardedConsumer):
             await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
             return
         except (FrameError, RequestIdRefused, *services.REFUSALS) as refusal:
+            metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True
             await self.send_html(error_fragment(refusal_text(refusal)))
             return
+        metrics.ACTIONS_APPLIED.inc()
+        metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         if command in KEYED_COMMANDS:
             await self.renew_request_id()
         if self.showing_error:

@@ -21,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone, translation
 
 from accounts.socket_sessions import user_group
+from operations import metrics
 from tables.models import ChatMessage
 from tables.outages import OUTAGES, describe
 from tables.presentation.chat import chat_append_fragment
@@ -65,18 +67,22 @@ def on_table_change(change: TableChange) -> None:
     try:
         _publish(layer, change)
     except OUTAGES as error:
-        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error))
+        metrics.PUBLISH_FAILURES.labels("screens").inc()
+        logger.warning("table %s v%s: screens not published (%s)", change.table_id, change.version, describe(error),
+                       extra={"table_id": change.table_id})  # fmt: skip
 
 
 def _publish(layer, change: TableChange) -> None:
+    started = time.perf_counter()
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
         messages = _screen_messages(change.table_id, screens(state, timezone.now()))
         loop = _server_loop()
         if loop is None:
             async_to_sync(_send_all)(layer, messages)
+            metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
         else:
-            loop.call_soon_threadsafe(_send_in_order, layer, change.table_id, messages)
+            loop.call_soon_threadsafe(_send_in_order, layer, change.table_id, messages, started)
     if change.lobby_list:
         rows = lobby_rows()
         html = in_every_language(lambda: lobby_rows_fragment(rows))
@@ -152,30 +158,34 @@ def _server_loop():
 _publishing: dict[int, asyncio.Task] = {}
 
 
-def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]]) -> None:
+def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]], started: float) -> None:
     loop = asyncio.get_running_loop()
     previous = _publishing.get(table_id)
     if previous is not None and previous.get_loop() is not loop:  # a loop that ended (tests run several)
         previous = None
-    task = loop.create_task(_send_after(previous, layer, table_id, messages))
+    task = loop.create_task(_send_after(previous, layer, table_id, messages, started))
     _publishing[table_id] = task
 
     def done(finished: asyncio.Task) -> None:
         if _publishing.get(table_id) is finished:
             del _publishing[table_id]
         if not finished.cancelled() and finished.exception() is not None:
-            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception())
+            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception(),
+                         extra={"table_id": table_id})  # fmt: skip
 
     task.add_done_callback(done)
 
 
-async def _send_after(previous: asyncio.Task | None, layer, table_id: int, messages) -> None:
+async def _send_after(previous: asyncio.Task | None, layer, table_id: int, messages, started: float) -> None:
     if previous is not None:
         await asyncio.wait([previous])  # its own failure was logged by itself
     try:
         await _send_all(layer, messages)
+        metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
     except OUTAGES as error:
-        logger.warning("table %s v%s: screens not published (%s)", table_id, messages[0][1]["version"], describe(error))
+        metrics.PUBLISH_FAILURES.labels("screens").inc()
+        logger.warning("table %s v%s: screens not published (%s)", table_id, messages[0][1]["version"], describe(error),
+                       extra={"table_id": table_id})  # fmt: skip
 
 
 def on_chat_message(message: ChatMessage) -> None:
@@ -187,10 +197,13 @@ def on_chat_message(message: ChatMessage) -> None:
         return
     html = in_every_language(lambda: chat_append_fragment(message))  # a dealer line is worded per reader
     event = {"type": "chat.message", "html": html, "author_id": message.author_id}
+    metrics.CHAT_LINES.labels("dealer" if message.author_id is None else "player").inc()
     try:
         async_to_sync(layer.group_send)(table_group(message.table_id), event)
     except OUTAGES as error:
-        logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error))
+        metrics.PUBLISH_FAILURES.labels("chat").inc()
+        logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error),
+                       extra={"table_id": message.table_id})  # fmt: skip
 
 
 def on_mutes_changed(owner_id: int) -> None:
@@ -201,4 +214,5 @@ def on_mutes_changed(owner_id: int) -> None:
     try:
         async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})
     except OUTAGES as error:
-        logger.warning("player %s: mutes not published (%s)", owner_id, describe(error))
+        metrics.PUBLISH_FAILURES.labels("mutes").inc()
+        logger.warning("player %s: mutes not published (%s)", owner_id, describe(error), extra={"player_id": owner_id})

@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from accounts.languages import language_of_scope
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, user_group
+from operations import metrics
 from tables.presentation.fragments import error_fragment
 
 from . import sockets
@@ -62,6 +63,7 @@ class GuardedConsumer(RecoveringConsumer):
     outlives the outages of the services under it (``socket_recovery``)."""
 
     counted: list = []  # the socket keys this socket counts against, once admitted
+    page = "table"  # its label in the metrics
 
     @property
     def language(self) -> str:
@@ -87,10 +89,15 @@ class GuardedConsumer(RecoveringConsumer):
         over_user = user.is_authenticated and totals[keys[1]] >= settings.WEBSOCKET_MAX_PER_USER
         await self.accept()
         if over_ip or over_user:
+            metrics.CONNECTS_REFUSED.labels("too_many_per_ip" if over_ip else "too_many_per_user").inc()
             await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
-        self.counted = [*keys, *presence_keys]
+        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
         sockets.counts.opened(self.counted)
+        self.open_sockets = metrics.SOCKETS_OPEN.labels(
+            self.page, "logged_in" if user.is_authenticated else "anonymous"
+        )
+        self.open_sockets.inc()
         if user.is_authenticated:
             self.session_groups = [user_group(user.pk)]
             session_key = getattr(self.scope.get("session"), "session_key", None)
@@ -105,6 +112,7 @@ class GuardedConsumer(RecoveringConsumer):
         if self.counted:
             sockets.counts.closed(self.counted)
             self.counted = []
+            self.open_sockets.dec()
         await self.leave_groups(getattr(self, "session_groups", ()))
 
     def memberships(self) -> list[str]:

@@ -20,6 +20,9 @@ from collections.abc import Iterable
 
 from django.core.cache import cache
 
+from operations.outage_log import OutageLog
+from tables.outages import OUTAGES
+
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10.0
@@ -113,14 +116,23 @@ class SocketCounts:
         cache.set_many(mirror, timeout=EXPIRES_SECONDS)
 
 
+_outage = OutageLog(logger, "socket counts: the cache did not answer", "counting on in this process")
+
+
 def _quietly(call, *args, default=None, **kwargs):
     """A cache call that may fail (Redis restarting): counting is best effort, never an error
-    for the socket; this process's own counts stay exact and the next beat mirrors them again."""
+    for the socket; this process's own counts stay exact and the next beat mirrors them again.
+    An outage is one line in the log when it starts and one when it ends."""
     try:
-        return call(*args, **kwargs)
-    except Exception:
-        logger.warning("socket counts: the cache did not answer", exc_info=True)
+        found = call(*args, **kwargs)
+    except OUTAGES as error:
+        _outage.failed(error)
         return default
+    except Exception:
+        logger.warning("socket counts: the cache failed", exc_info=True)  # not an outage: a bug to see
+        return default
+    _outage.answered()
+    return found
 
 
 def _live_servers() -> list[str]:

@@ -13,6 +13,9 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from operations import metrics
+from operations.clock_health import note_tick
+from operations.maintenance import in_maintenance
 from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
@@ -37,7 +40,10 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
         if turn is None:
             return None
         seat = turn.seat_of(turn.engine.to_act)
+        if turn.hand.turn_deadline is not None:
+            metrics.CLOCK_LAG.observe((now - turn.hand.turn_deadline).total_seconds())
         if start_time_bank(turn.hand, seat):  # RULES 6.2 waits until the bank is empty too
+            metrics.TIMEOUTS.labels("time_bank").inc()
             announce(turn)
             return None
         if seat.state != Seat.State.LEAVING:  # before the action: it may end the hand, which applies it
@@ -47,6 +53,7 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
         events = do_action(turn, action)
         became = next((e["became"] for e in events if e["type"] == EventType.TIMED_OUT), action.kind.value)
         TimeoutRecord.objects.create(player=seat.player, hand=turn.hand, became=became)
+        metrics.TIMEOUTS.labels(became).inc()
         announce(turn)
     return turn.hand
 
@@ -80,5 +87,10 @@ def run_clock(*, now: datetime | None = None) -> None:
         .filter(ready__gte=2)
         .values_list("pk", flat=True)
     )
+    if in_maintenance():  # running hands finish; none starts until staff end it
+        due = due.none()
     for table_id in due:
         start_hand_if_due(table_id=table_id, now=now)
+    metrics.CLOCK_TICKS.inc()
+    metrics.CLOCK_LAST_TICK.set_to_current_time()
+    note_tick()

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from operations import metrics
 from tables.engine import Hand as EngineHand
 from tables.engine import HandConfig, SeatSetup, Variant, fairness
 from tables.engine.cards import format_cards
@@ -36,6 +37,7 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) 
             return None
         table, seats, plan, number = checked
         turn = do_deal(table, seats, plan, number, now, deck)
+        metrics.HANDS.labels("started").inc()
         mark_changed(table)
         held_engines.keep_on_commit(turn.hand, turn.engine)
         say_hand_started(table, number, now)

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from operations import metrics
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
@@ -18,11 +19,18 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
     what waited for the hand to end: leavers cashed out, top-ups added, sit-outs. A table
     closing after the hand closes now. Returns whether it did (the caller holds the lock)."""
     hand.state = Hand.State.COMPLETE
+    metrics.HANDS.labels("completed").inc()
     hand.ended_at = now
     hand.turn_seat = hand.turn_started_at = hand.turn_deadline = None
     for player in HandPlayer.objects.filter(hand=hand):
         player.final_stack = engine.stacks[player.seat]
         player.save(update_fields=["final_stack"])
+    return after_hand(table, hand, now)
+
+
+def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
+    """What waited for the hand to end (it ended, or staff cancelled it): leavers cashed out,
+    top-ups added, sit-outs; the table closes if it was closing (returns whether it did)."""
     for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
         if seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing:
             cash_out_and_free(table, seat)

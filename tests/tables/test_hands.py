@@ -221,7 +221,7 @@ def test_closing_a_table_mid_hand_cashes_everyone_out_after_it(heads_up, assert_
 def test_stored_enum_values_never_change():
     """Stored values are in the database: renaming one would orphan rows."""
     assert [c.value for c in Seat.State] == ["waiting_bb", "playing", "sitting_out", "leaving"]
-    assert [c.value for c in Hand.State] == ["running", "complete"]
+    assert [c.value for c in Hand.State] == ["running", "complete", "cancelled"]  # cancelled: by staff
     from cashier.models import LedgerAccount, LedgerTransaction
     from tables.models import Table
 

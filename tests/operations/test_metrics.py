@@ -1,0 +1,140 @@
+"""/metrics: Prometheus' text format, read here with the client library's own parser; staff
+or the configured networks only; no label names a table or a player."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from prometheus_client.parser import text_string_to_metric_families
+
+from ..support.sockets import db, table_viewer
+from ..support.tables import act, running_hand, start_hand, table_version
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def scrape(client) -> dict[tuple[str, tuple], float]:
+    """(sample name, its labels) -> value, as Prometheus would read /metrics."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain; version=")
+    samples = {}
+    for family in text_string_to_metric_families(response.content.decode()):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def value(samples, name, **labels) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_metrics_answer_the_allowed_networks_and_staff_only(client, settings, django_user_model):
+    settings.METRICS_ALLOWED_NETWORKS = ["10.0.0.0/8"]
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 404
+    assert client.get("/metrics", REMOTE_ADDR="10.1.2.3").status_code == 200
+    staff = django_user_model.objects.create_user(username="operator", password="x-Strong-pass-1", is_staff=True)
+    client.force_login(staff)
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+
+
+def test_an_action_a_refusal_a_hand_and_the_ledger_are_counted(heads_up, client, assert_audit_clean):
+    table, alice, _bob = heads_up
+    before = scrape(client)
+
+    async def play():
+        alice_tab = await table_viewer(table, alice).connect()
+        hand = await db(start_hand, table)
+        opened = await db(scrape, client)
+        assert value(opened, "omaha_sockets_open", page="table", viewer="logged_in") == 1
+        await alice_tab.send(action="fold", sequence=hand.sequence + 5)  # a stale sequence: refused
+        await alice_tab.until("table-error")
+        hand, version = await db(running_hand, table), await db(table_version, table)
+        await alice_tab.send(action="fold", sequence=hand.sequence)  # heads-up, alice on the button acts first
+        await alice_tab.until_version(version + 1, timeout=5)
+        await alice_tab.close()
+
+    async_to_sync(play)()
+    after = scrape(client)
+    assert (
+        value(after, "omaha_actions_total", result="applied", reason="")
+        - value(before, "omaha_actions_total", result="applied", reason="")
+        == 1
+    )
+    refused = {
+        labels: v - before.get((name, labels), 0.0)
+        for (name, labels), v in after.items()
+        if name == "omaha_actions_total" and dict(labels)["result"] == "refused"
+    }
+    assert sum(refused.values()) == 1, refused
+    assert value(after, "omaha_action_seconds_count") - value(before, "omaha_action_seconds_count") == 1
+    assert value(after, "omaha_hands_total", event="started") - value(before, "omaha_hands_total", event="started") == 1
+    assert (
+        value(after, "omaha_hands_total", event="completed") - value(before, "omaha_hands_total", event="completed")
+        == 1
+    )
+    assert value(after, "omaha_screens_publish_seconds_count") > value(before, "omaha_screens_publish_seconds_count")
+    assert value(after, "omaha_ledger_movements_total", kind="buy_in") >= 2  # the heads-up's two seats
+    assert value(after, "omaha_sockets_open", page="table", viewer="logged_in") == 0
+    # Measured when read: the room and the round trips.
+    assert value(after, "omaha_tables_open") == 1 and value(after, "omaha_tables_running") == 0
+    assert value(after, "omaha_database_up") == 1 and value(after, "omaha_database_roundtrip_seconds") > 0
+    assert_audit_clean()
+
+
+def test_no_label_names_a_table_or_a_player(heads_up, client):
+    table, alice, _bob = heads_up
+    start_hand(table)
+    act(table, alice, "fold")
+    labels = {name for (_, sample_labels) in scrape(client) for name, _ in sample_labels}
+    assert not labels & {"table", "table_id", "player", "user", "user_id", "hand"}
+
+
+def test_the_clock_counts_its_ticks_its_lag_and_timeouts_by_outcome(heads_up, client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.services import run_clock
+
+    table, _alice, _bob = heads_up
+    hand = start_hand(table)
+    before = scrape(client)
+    late = hand.turn_deadline + timedelta(seconds=2)
+    run_clock(now=late)  # the first expiry starts alice's time bank, if she has one
+    while (current := running_hand(table)) is not None and current.turn_deadline is not None:
+        late = max(late, current.turn_deadline) + timedelta(seconds=2)
+        run_clock(now=late)
+        if timezone.now() + timedelta(hours=2) < late:
+            break
+    after = scrape(client)
+    assert value(after, "omaha_clock_ticks_total") > value(before, "omaha_clock_ticks_total")
+    assert value(after, "omaha_clock_last_tick_timestamp_seconds") > 0
+    timeouts = sum(
+        v - before.get((name, labels), 0.0) for (name, labels), v in after.items() if name == "omaha_timeouts_total"
+    )
+    assert timeouts >= 1
+    lag_count = value(after, "omaha_clock_lag_seconds_count") - value(before, "omaha_clock_lag_seconds_count")
+    lag_sum = value(after, "omaha_clock_lag_seconds_sum") - value(before, "omaha_clock_lag_seconds_sum")
+    assert lag_count >= 1 and lag_sum / lag_count >= 2  # each expiry ran 2 s after its deadline
+
+
+def test_every_series_the_shipped_dashboard_and_alerts_read_is_exported(heads_up, client):
+    """docs/monitoring: the sample Grafana dashboard and the two alert rules name real series."""
+    import json
+    import re
+    from pathlib import Path
+
+    table, alice, _bob = heads_up
+    start_hand(table)
+    act(table, alice, "fold")
+    docs = Path(__file__).resolve().parents[2] / "docs" / "monitoring"
+    dashboard = json.loads((docs / "grafana-dashboard.json").read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    rules = (docs / "alerts.yml").read_text()  # YAML; its names are all this needs
+    assert re.findall(r"- alert: (\w+)", rules) == ["OmahaClockLagging", "OmahaConnectsRefused"]
+    exprs.append(rules)
+    named = {name for expr in exprs for name in re.findall(r"\bomaha_\w+", expr)}
+    response = client.get("/metrics").content.decode()
+    exported = {sample.name for family in text_string_to_metric_families(response) for sample in family.samples}
+    assert named and named <= exported, named - exported
