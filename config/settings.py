@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -312,6 +313,7 @@ LOGGING = {
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
+CHIP_AUDITS += ["tournaments.audit.tournament_problems"]  # tournaments: their prize pools and chips (RULES 8.1)
 # Chips a player holds outside their bankroll (a reload counts them): functions of a user.
 CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 

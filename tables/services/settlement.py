@@ -24,7 +24,7 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
         player.final_stack = engine.stacks[player.seat]
         player.save(update_fields=["final_stack"])
     for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
-        if seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing:
+        if not table.is_tournament and (seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing):
             cash_out_and_free(table, seat)
             continue
         seat.stack += seat.pending_top_up
