@@ -124,7 +124,11 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
     HandPlayer.objects.bulk_create(
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
     )
-    Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
+    # An away player at a tournament table is dealt in and stays away (RULES 8.5); cash tables
+    # never deal a player sitting out.
+    Seat.objects.filter(table=table, number__in=plan.dealt_in).exclude(state=State.SITTING_OUT).update(
+        state=State.PLAYING, posts_big_blind_now=False
+    )
     refill_time_banks(table, (seats[n] for n in plan.dealt_in))
     engine = EngineHand(config, dealt.deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)

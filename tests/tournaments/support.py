@@ -57,9 +57,11 @@ def running_hand(table) -> Hand | None:
     return Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
 
 
-def play_round(tournament, rng: random.Random, now: datetime, on_hand_end=None) -> None:
+def play_round(tournament, rng: random.Random, now: datetime, on_hand_end=None, after_tick=None) -> None:
     """One tick of the clock, then every table that may deal plays one hand of random actions."""
     tick(now)
+    if after_tick is not None:
+        after_tick()
     for table in tables_of(tournament):
         if running_hand(table) is None and table_services.start_hand_if_due(table_id=table.pk, now=now) is None:
             continue
