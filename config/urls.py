@@ -5,5 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("hands/", include("tables.history.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("tables.urls")),
 ]
