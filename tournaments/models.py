@@ -116,6 +116,8 @@ class Tournament(models.Model):
             errors["max_entrants"] = _("A sit & go plays at one table: at most one entrant per seat.")
         if self.kind == self.Kind.SCHEDULED and self.starts_at is None:
             errors["starts_at"] = _("A scheduled tournament needs a start time.")
+        if self.add_on_chips and not self.add_on_price:
+            errors["add_on_price"] = _("An add-on has a price.")
         if self.recurring and self.kind != self.Kind.SIT_AND_GO:
             errors["recurring"] = _("Only sit & goes recur.")
         problem = rules.check_payout_table(self.payout_table)

@@ -170,6 +170,7 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         if tournament.state != Tournament.State.RUNNING:
             return tournament
         changed: set[int] = set()
+        before = (tournament.level, tournament.break_until, tournament.payout_percentages, tournament.hand_for_hand)
         _rise_levels(tournament, now)
         links = {link.table_id: link for link in TournamentTable.objects.filter(tournament=tournament, broken=False)}
         idle = {table_id for table_id in links if not hand_running(table_id)}
@@ -182,6 +183,9 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> Tournament:
             changed |= _break_tables(tournament, links, idle)
             changed |= _balance(tournament, links, idle)
             _set_hand_for_hand(tournament, links)
+        after = (tournament.level, tournament.break_until, tournament.payout_percentages, tournament.hand_for_hand)
+        if not changed and after == before and tournament.state == Tournament.State.RUNNING:
+            return tournament  # nothing happened this tick: no write, no broadcast
         tournament.version += 1
         tournament.save()
         by_id = {table.pk: table for table in tables}
@@ -278,9 +282,15 @@ def _place_pending(tournament: Tournament) -> None:
     if tournament.payout_percentages is None:
         return
     placed = set(Result.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    pending = Entry.objects.filter(tournament=tournament, state=Entry.State.ELIMINATED).exclude(player_id__in=placed)
+    playing = set(
+        Entry.objects.filter(tournament=tournament, state=Entry.State.PLAYING).values_list("player_id", flat=True)
+    )
+    latest: dict[int, Entry] = {}  # a player's last entry: the one their place comes from
+    for entry in Entry.objects.filter(tournament=tournament, state=Entry.State.ELIMINATED).order_by("pk"):
+        if entry.player_id not in placed and entry.player_id not in playing:
+            latest[entry.player_id] = entry
     groups: dict[int, list[Entry]] = defaultdict(list)
-    for entry in pending:
+    for entry in latest.values():
         groups[entry.bust_group or 0].append(entry)
     amounts = prizes(tournament)
     for number in sorted(groups):

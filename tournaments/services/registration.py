@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from cashier import services as cashier
 from cashier.errors import CashierError
 from tables.models import Seat
+from tables.selectors.hands import dealt_into, running_hand
 from tables.services.changes import mark_changed
 
 from ..errors import TournamentError
@@ -32,9 +33,50 @@ def registration_refusal(tournament: Tournament, user) -> str | None:
     live = Entry.objects.filter(tournament=tournament, state__in=[Entry.State.REGISTERED, Entry.State.PLAYING])
     if live.filter(player=user).exists():
         return gettext("You are already registered.")
+    used = Entry.objects.filter(tournament=tournament, player=user).exclude(state=Entry.State.REFUNDED).count()
+    if used > tournament.re_entries:
+        return gettext("You have used every entry this tournament allows.")
     if live.count() >= tournament.max_entrants:
         return gettext("The tournament is full.")
     return None
+
+
+def add_on(*, user, tournament_id: int, request_id: str) -> Entry:
+    """Buy the add-on's chips into the prize pool, once per entry, between hands while late
+    registration is open (RULES 8.1: the pool includes the add-ons)."""
+    with transaction.atomic():
+        tournament, tables = lock_tournament(tournament_id)
+        if not tournament.add_on_chips:
+            raise TournamentError(gettext("This tournament has no add-on."))
+        if tournament.state != Tournament.State.RUNNING or tournament.payout_percentages is not None:
+            raise TournamentError(gettext("The add-on is offered only while late registration is open."))
+        entry = Entry.objects.filter(tournament=tournament, player=user, state=Entry.State.PLAYING).first()
+        if entry is None:
+            raise TournamentError(gettext("You are not playing in this tournament."))
+        if entry.add_on:
+            raise TournamentError(gettext("You have taken the add-on already."))
+        seat = Seat.objects.select_for_update(of=("self",)).get(table__in=tables, player=user)
+        if dealt_into(running_hand(seat.table), seat):
+            raise TournamentError(gettext("Take the add-on between hands."))
+        try:
+            cashier.tournament_add_on(
+                user=user,
+                tournament=tournament,
+                amount=tournament.add_on_price,
+                entry=entry.reference,
+                request_id=request_id,
+            )
+        except CashierError as error:
+            raise TournamentError(str(error)) from None
+        entry.add_on = True
+        entry.save(update_fields=["add_on"])
+        seat.stack += tournament.add_on_chips
+        seat.save(update_fields=["stack"])
+        mark_changed(seat.table)
+        tournament.version += 1
+        tournament.save(update_fields=["version"])
+        notify.changed(tournament)
+    return entry
 
 
 def register(*, user, tournament_id: int, request_id: str, now: datetime | None = None) -> Entry:
