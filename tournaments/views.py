@@ -54,6 +54,17 @@ def register(request, tournament_id: int):
 
 @login_required
 @require_POST
+def add_on(request, tournament_id: int):
+    try:
+        nonce = request_nonce(request.POST.get("request_id"), user_id=request.user.pk, purpose=PURPOSE)
+        registration.add_on(user=request.user, tournament_id=tournament_id, request_id=nonce)
+    except (TournamentError, RequestIdRefused) as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
 def unregister(request, tournament_id: int):
     try:
         registration.unregister(user=request.user, tournament_id=tournament_id)

@@ -58,3 +58,30 @@ def test_a_tournament_table_shows_level_next_level_place_and_average_stack(clien
     assert "level 1: 10/20" in info and "next 20/40" in info
     assert "3 of 3 left" in info and "you are 1" in info and "average stack 300" in info
     assert Seat.objects.filter(table=table).count() == 3
+
+
+def test_a_seated_player_takes_the_add_on_from_the_tournament_page(client, make_player):
+    from django.utils import timezone
+
+    from tournaments.services.clock import tick
+
+    tournament = make_tournament(
+        kind=Tournament.Kind.SCHEDULED,
+        starts_at=timezone.now(),
+        max_entrants=6,
+        late_registration_levels=1,
+        add_on_chips=200,
+        add_on_price=40,
+    )
+    players = [make_player() for _ in range(2)]
+    for player in players:
+        register(tournament, player)
+    tick(timezone.now())
+    client.force_login(players[0])
+    page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert "Add-on: 200 chips for 40" in page
+    request_id = page.split('name="request_id" value="')[1].split('"')[0]
+    client.post(reverse("tournament_add_on", args=[tournament.pk]), {"request_id": request_id})
+    assert Entry.objects.get(tournament=tournament, player=players[0]).add_on
+    [table] = tables_of(tournament)
+    assert Seat.objects.get(table=table, player=players[0]).stack == 500
