@@ -191,7 +191,9 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         by_id = {table.pk: table for table in tables}
         for table_id in changed:
             if table_id in by_id:
-                mark_changed(by_id[table_id], lobby_list=not by_id[table_id].is_active)
+                table = by_id[table_id]
+                table.refresh_from_db(fields=["is_active"])  # a broken table closed: kept closed by the save
+                mark_changed(table, lobby_list=not table.is_active)
         notify.changed(tournament)
     return tournament
 
@@ -245,7 +247,15 @@ def _eliminate(tournament: Tournament, idle: set[int], *, round_complete: bool) 
     for seat in busted:
         groups[0 if tournament.hand_for_hand else seat.table_id].append(seat)
     group_number = (Entry.objects.filter(tournament=tournament).aggregate(n=Max("bust_group"))["n"] or 0) + 1
-    for seats in groups.values():
+    # Tables whose hand ended first busted their players first: they place lower.
+    ended = dict(
+        Hand.objects.filter(table_id__in=groups, state=Hand.State.COMPLETE)
+        .values_list("table_id")
+        .annotate(last=Max("ended_at"))
+        .order_by()
+    )
+    for key in sorted(groups, key=lambda table_id: (ended.get(table_id) or _earliest(), table_id)):
+        seats = groups[key]
         order = _odd_chip_order(seats, cross_tables=tournament.hand_for_hand)
         for seat in seats:
             entry = Entry.objects.get(tournament=tournament, player=seat.player, state=Entry.State.PLAYING)
@@ -258,6 +268,10 @@ def _eliminate(tournament: Tournament, idle: set[int], *, round_complete: bool) 
         group_number += 1
     _place_pending(tournament)
     return {seat.table_id for seat in busted}
+
+
+def _earliest() -> datetime:
+    return datetime.min.replace(tzinfo=timezone.get_current_timezone())
 
 
 def _starting_stack(seat: Seat) -> int:
