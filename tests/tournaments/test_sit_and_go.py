@@ -163,3 +163,21 @@ def test_rule_8_12_a_tournament_cancelled_before_the_start_refunds_everyone(make
     cancel(tournament_id=tournament.pk)
     assert {p.pk: bankroll_balance(p) for p in players} == before
     assert_audit_clean()
+
+
+def test_rule_8_2_seats_and_the_first_button_are_drawn_at_random(make_player):
+    """Twelve sit & goes of three: the first to register is not on the first button every time,
+    nor always in the same seat (each happens by chance with probability 3^-12 at most)."""
+    buttons, seats = set(), set()
+    for _ in range(12):
+        tournament = make_tournament(seats_per_table=3)
+        players = [make_player() for _ in range(3)]
+        for player in players:
+            register(tournament, player)
+        [table] = tables_of(tournament)
+        hand = table_services.start_hand_if_due(table_id=table.pk)
+        first = Seat.objects.get(table=table, player=players[0]).number
+        buttons.add(hand.config["button"] == first)
+        seats.add(first)
+    assert buttons == {True, False}
+    assert len(seats) > 1
