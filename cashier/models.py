@@ -18,12 +18,16 @@ class LedgerAccount(models.Model):
         HOUSE = "house", _("House (issues play money)")
         BANKROLL = "bankroll", _("Player bankroll")
         TABLE = "table", _("Table escrow")
+        TOURNAMENT = "tournament", _("Tournament prize pool")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="bankroll"
     )
     table = models.OneToOneField("tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="escrow")
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT, related_name="prize_pool_account"
+    )
     balance = models.BigIntegerField(default=0)
 
     class Meta:
@@ -31,11 +35,12 @@ class LedgerAccount(models.Model):
             models.CheckConstraint(condition=Q(kind="house") | Q(balance__gte=0), name="ledger_balance_never_negative"),
             models.CheckConstraint(
                 condition=(
-                    Q(kind="house", user__isnull=True, table__isnull=True)
-                    | Q(kind="bankroll", user__isnull=False, table__isnull=True)
-                    | Q(kind="table", user__isnull=True, table__isnull=False)
+                    Q(kind="house", user__isnull=True, table__isnull=True, tournament__isnull=True)
+                    | Q(kind="bankroll", user__isnull=False, table__isnull=True, tournament__isnull=True)
+                    | Q(kind="table", user__isnull=True, table__isnull=False, tournament__isnull=True)
+                    | Q(kind="tournament", user__isnull=True, table__isnull=True, tournament__isnull=False)
                 ),
-                name="ledger_account_owner_matches_kind",
+                name="ledger_account_owner_matches_kind_v2",
             ),
             models.UniqueConstraint(fields=["kind"], condition=Q(kind="house"), name="ledger_single_house"),
         ]
@@ -45,6 +50,8 @@ class LedgerAccount(models.Model):
             return f"bankroll of {self.user}"
         if self.kind == self.Kind.TABLE:
             return f"escrow of {self.table}"
+        if self.kind == self.Kind.TOURNAMENT:
+            return f"prize pool of {self.tournament}"
         return "house"
 
 
@@ -56,6 +63,10 @@ class LedgerTransaction(models.Model):
         TOP_UP = "top_up", _("Top-up")
         CASH_OUT = "cash_out", _("Cash-out")
         ADJUSTMENT = "adjustment", _("Staff adjustment")
+        TOURNEY_BUY_IN = "tourney_buy_in", _("Tournament buy-in")
+        TOURNEY_FEE = "tourney_fee", _("Tournament entry fee")
+        TOURNEY_REFUND = "tourney_refund", _("Tournament refund")
+        PRIZE = "prize", _("Tournament prize")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Built by the cashier from what the movement pays for (never taken from a client): a

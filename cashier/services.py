@@ -48,6 +48,9 @@ Kind = LedgerTransaction.Kind
 _REQUEST_ID = re.compile(r"[0-9A-Za-z-]{8,64}")
 # What table movements pay for: one seat occupancy of the tables app.
 _OCCUPANCY = re.compile(r"seat-session:[1-9][0-9]*")
+# What tournament movements pay for: one entry, or one finishing place (RULES 8.1).
+_ENTRY = re.compile(r"entry:[1-9][0-9]*")
+_RESULT = re.compile(r"result:[1-9][0-9]*")
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,12 @@ def bankroll_account(user) -> LedgerAccount:
 
 def table_account(table) -> LedgerAccount:
     account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.TABLE, table=table)
+    return account
+
+
+def tournament_account(tournament) -> LedgerAccount:
+    """The tournament's prize pool: its buy-ins, re-entries and add-ons (RULES 8.1)."""
+    account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.TOURNAMENT, tournament=tournament)
     return account
 
 
@@ -181,6 +190,95 @@ def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfe
 
 
 # --- the one transfer -----------------------------------------------------------
+
+
+# --- tournaments (RULES 8.1, 8.12) ----------------------------------------------------
+
+
+def tournament_buy_in(*, user, tournament, amount: int, entry: str, request_id: str) -> Transfer:
+    """Bankroll -> the tournament's prize pool: one buy-in per entry (a re-entry is an entry)."""
+    return _transfer(
+        kind=Kind.TOURNEY_BUY_IN,
+        key=f"tourney-buy-in:{_checked(entry, _ENTRY)}",
+        reference=entry,
+        source=bankroll_account(user),
+        destination=tournament_account(tournament),
+        amount=amount,
+        requested_by=user,
+        request_id=_checked_request_id(request_id),
+    )
+
+
+def tournament_add_on(*, user, tournament, amount: int, entry: str, request_id: str) -> Transfer:
+    """Bankroll -> the prize pool: the entry's one add-on."""
+    return _transfer(
+        kind=Kind.TOURNEY_BUY_IN,
+        key=f"tourney-add-on:{_checked(entry, _ENTRY)}",
+        reference=entry,
+        source=bankroll_account(user),
+        destination=tournament_account(tournament),
+        amount=amount,
+        memo="add-on",
+        requested_by=user,
+        request_id=_checked_request_id(request_id),
+    )
+
+
+def tournament_fee(*, user, amount: int, entry: str) -> Transfer:
+    """Bankroll -> the house: the entry fee, once per entry (paid with its buy-in)."""
+    return _transfer(
+        kind=Kind.TOURNEY_FEE,
+        key=f"tourney-fee:{_checked(entry, _ENTRY)}",
+        reference=entry,
+        source=bankroll_account(user),
+        destination=house_account(),
+        amount=amount,
+        requested_by=user,
+    )
+
+
+def tournament_refund(*, user, tournament, amount: int, entry: str) -> Transfer:
+    """The prize pool -> the bankroll: an entry's buy-in back (unregistering, RULES 8.12), once."""
+    return _transfer(
+        kind=Kind.TOURNEY_REFUND,
+        key=f"tourney-refund:{_checked(entry, _ENTRY)}",
+        reference=entry,
+        source=tournament_account(tournament),
+        destination=bankroll_account(user),
+        amount=amount,
+    )
+
+
+def tournament_fee_refund(*, user, amount: int, entry: str) -> Transfer:
+    """The house -> the bankroll: an entry's fee back (RULES 8.12), once."""
+    return _transfer(
+        kind=Kind.TOURNEY_REFUND,
+        key=f"tourney-fee-refund:{_checked(entry, _ENTRY)}",
+        reference=entry,
+        source=house_account(),
+        destination=bankroll_account(user),
+        amount=amount,
+        memo="fee",
+    )
+
+
+def tournament_prize(*, user, tournament, amount: int, result: str) -> Transfer:
+    """The prize pool -> the bankroll: one finishing place's prize (RULES 8.10), or a share of a
+    cancelled tournament's pool (RULES 8.12), once per result."""
+    return _transfer(
+        kind=Kind.PRIZE,
+        key=f"prize:{_checked(result, _RESULT)}",
+        reference=result,
+        source=tournament_account(tournament),
+        destination=bankroll_account(user),
+        amount=amount,
+    )
+
+
+def _checked(reference: object, pattern: re.Pattern[str]) -> str:
+    if not isinstance(reference, str) or not pattern.fullmatch(reference):
+        raise InvalidRequest(f"A chip movement must name what it pays for; got {reference!r}.")
+    return reference
 
 
 def _check_amount(amount: object, *, allow_negative: bool = False) -> None:

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "cashier",
     "tables",
     "operations",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -328,6 +329,7 @@ if LOG_FORMAT == "json":
 
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
+CHIP_AUDITS += ["tournaments.audit.tournament_problems"]  # tournaments: their prize pools and chips (RULES 8.1)
 # Chips a player holds outside their bankroll (a reload counts them): functions of a user.
 CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 

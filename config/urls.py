@@ -6,5 +6,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("hands/", include("tables.history.urls")),
     path("", include("operations.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("tables.urls")),
 ]

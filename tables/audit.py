@@ -5,6 +5,9 @@
 - Every seat is paid for: it belongs to an open seat occupancy whose one buy-in moved the
   chips it started with from the player's bankroll, and an occupancy that ended was cashed
   out at most once, for what it had.
+
+Tournament tables hold tournament chips, not bankroll chips (RULES 8.1): they have no escrow
+and no paid occupancies; the tournaments app audits them (``tournaments.audit``).
 """
 
 from __future__ import annotations
@@ -25,9 +28,14 @@ def table_escrow_problems() -> list[str]:
     problems: list[str] = []
     escrows = dict(LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).values_list("table_id", "balance"))
     at_tables = dict(
-        Seat.objects.values_list("table_id").annotate(chips=Sum(F("stack") + F("pending_top_up"))).order_by()
+        Seat.objects.filter(table__is_tournament=False)
+        .values_list("table_id")
+        .annotate(chips=Sum(F("stack") + F("pending_top_up")))
+        .order_by()
     )
-    running = {hand.table_id: hand for hand in Hand.objects.filter(state=Hand.State.RUNNING)}
+    running = {
+        hand.table_id: hand for hand in Hand.objects.filter(state=Hand.State.RUNNING, table__is_tournament=False)
+    }
     names = dict(Table.objects.filter(pk__in={*escrows, *at_tables, *running}).values_list("pk", "name"))
     # Every table with an escrow or with someone seated: a seat at a table no chips reached is a problem too.
     for table_id in sorted({*escrows, *at_tables}):
@@ -54,8 +62,8 @@ def seat_occupancy_problems() -> list[str]:
     ).values_list("transaction__reference", "transaction__kind", "amount")
     for reference, kind, amount in entries:
         paid[reference][kind].append(amount)
-    sessions = {session.pk: session for session in SeatSession.objects.all()}
-    for seat in Seat.objects.all():
+    sessions = {session.pk: session for session in SeatSession.objects.filter(table__is_tournament=False)}
+    for seat in Seat.objects.filter(table__is_tournament=False):
         session = sessions.get(seat.session_id)
         if session is None or session.ended_at is not None:
             problems.append(f"{seat}: no open seat occupancy")

@@ -87,7 +87,7 @@ Choices where RULES.md leaves room (Robert's Rules of Poker / TDA):
   check, as the rule says.
 """
 
-from .betting import Action, ActionKind, LegalActions, PlayerStatus, Street
+from .betting import Action, ActionKind, LegalActions, PlayerStatus, Street, away_action
 from .config import HandConfig, SeatSetup, Variant
 from .errors import IllegalAction
 from .hand import Hand
@@ -106,4 +106,5 @@ __all__ = [
     "SeatSetup",
     "Street",
     "Variant",
+    "away_action",
 ]

@@ -236,3 +236,10 @@ class PotLimitRound:
 
     def to_dict(self) -> dict[str, Any]:
         return {"current_bet": self.current_bet, "min_raise": self.min_raise}
+
+
+def away_action(legal: LegalActions) -> Action:
+    """What an away player does at once when their turn comes (RULES 8.5): check if they
+    can, fold otherwise. The table layer plays it for a tournament player who timed out
+    and has not acted since."""
+    return Action(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)

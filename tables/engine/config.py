@@ -52,9 +52,10 @@ class HandConfig:
     must be 0 in Pot Limit. ``small_blind_seat`` may be None when no small
     blind is posted this hand. Heads-up, the button posts the small blind
     (RULES 2.3), so ``small_blind_seat`` must equal ``button``.
-    ``big_blind_ante``: an ante posted by the big blind, dead money (not
-    part of the bet). RULES.md has no ante; it exists so recorded tournament
-    hands can be replayed, and defaults to 0.
+    ``big_blind_ante``: the ante the big blind posts for the whole table at
+    tournament levels with antes (RULES 8.4): posted after the big blind
+    from what is left of the stack, dead money in the main pot and no part
+    of the big blind's bet. Cash tables have none (0).
     """
 
     variant: Variant

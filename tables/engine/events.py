@@ -65,7 +65,7 @@ class BlindKind(StrEnum):
     SMALL_BLIND = "small_blind"
     BIG_BLIND = "big_blind"
     EXTRA_BIG_BLIND = "extra_big_blind"  # an entrant's big blind out of position (RULES 2.7, 2.11)
-    BIG_BLIND_ANTE = "big_blind_ante"  # dead money posted by the big blind (recorded hands only)
+    BIG_BLIND_ANTE = "big_blind_ante"  # dead money posted by the big blind after it (RULES 8.4)
 
 
 class Became(StrEnum):

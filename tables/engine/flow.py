@@ -39,6 +39,8 @@ class HandFlow:
         "_acted",
         "_actions",
         "_active_count",
+        "_ante",
+        "_ante_index",
         "_awards",
         "_bets",
         "_board",
@@ -85,6 +87,8 @@ class HandFlow:
         self._active_count = count
         self._live_count = count
         self._collected = 0  # chips in the middle from finished rounds and antes
+        self._ante = 0  # the big blind ante posted: dead money in the main pot (RULES 8.4)
+        self._ante_index = 0
         self._round_total = 0  # chips bet in the current round
         below = [i for i, seat in enumerate(self._seats) if seat <= config.button]
         # A dead button (no player on it) sits just after the last seat below it.
@@ -215,6 +219,8 @@ class HandFlow:
         self._contributed[i] += put
         if dead:
             self._collected += put
+            self._ante += put
+            self._ante_index = i
         else:
             self._bets[i] += put
             self._round_total += put
@@ -278,9 +284,22 @@ class HandFlow:
         events.append(ev.hand_ended(list(zip(self._seats, self._stacks, strict=True))))
 
     def _layered_pots(self, amounts: Sequence[int]) -> list[tuple[int, list[int]]]:
+        """The pots by contribution levels (RULES 4.1); the big blind ante is dead money in the
+        main pot that every player dealt in and not folded can win, and no part of the big
+        blind's level (RULES 8.4)."""
         status = self._status
-        return layer_pots(
+        ante = self._ante
+        if ante:
+            amounts = list(amounts)
+            amounts[self._ante_index] -= ante
+        pots = layer_pots(
             amounts,
             [s is not FOLDED for s in status],
             [s is ALL_IN or s is PROTECTED for s in status],
         )
+        if ante:
+            if pots:
+                pots[0] = (pots[0][0] + ante, pots[0][1])
+            else:
+                pots = [(ante, [i for i, s in enumerate(status) if s is not FOLDED])]
+        return pots

@@ -73,12 +73,13 @@ class Hand(HandFlow):
         index_of = {seat: i for i, seat in enumerate(self._seats)}
         big_blind = index_of[config.big_blind_seat]
         events: list[ev.Event] = [ev.hand_started(config)]
-        if config.big_blind_ante:
-            self._post(big_blind, config.big_blind_ante, ev.BlindKind.BIG_BLIND_ANTE, events, dead=True)
         if config.small_blind_seat is not None and config.small_blind:
             small_blind = index_of[config.small_blind_seat]
             self._post(small_blind, config.small_blind, ev.BlindKind.SMALL_BLIND, events)
         self._post(big_blind, config.big_blind, ev.BlindKind.BIG_BLIND, events)
+        if config.big_blind_ante:
+            # RULES 8.4: the big blind first, then what is left of the stack as the ante (dead money).
+            self._post(big_blind, config.big_blind_ante, ev.BlindKind.BIG_BLIND_ANTE, events, dead=True)
         extra = {setup.seat for setup in config.seats if setup.posts_big_blind}
         for i in self._clockwise():
             if self._seats[i] in extra:

@@ -54,12 +54,20 @@ The plan for one hand:
    hand to place the button) put the button on the nearest regular to the
    right of the blinds, so every plan stays playable.
 
+9. Tournament tables (``tournament=True``, RULES 8.2): an entrant (a player
+   who arrived by late registration, balancing or a table breaking) is
+   dealt in at once without posting, unless their seat is the small-blind
+   position, the button's seat or lies between the two, where they wait for
+   the button to pass; there is no choice to post (``wants_to_post_now`` is
+   ignored). Heads-up (step 5) an entrant still waits for the big blind,
+   which reaches them within two hands (RULES 8.11, 2.10).
+
 Blind amounts, and short stacks that post all they have (RULES 2.8), are
 the hand engine's concern: a seat planned for a blind posts it as it can.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .config import MAX_SEATS, MIN_SEATS
 
@@ -124,14 +132,16 @@ def plan_next_hand(
     seat_count: int,
     previous: Sequence[PlayedPositions] = (),
     candidates: Sequence[SeatStatus],
+    tournament: bool = False,
 ) -> HandPositions | None:
     """Plan the next hand, or return None if fewer than two can be dealt in.
 
     ``previous``: the table's latest hands, most recent first; empty for its
     first hand. The last one places the blinds; the one before it places the
     button after a dead small blind (further ones are not needed).
-    ``candidates`` lists every occupied seat. Raises ``ValueError`` for
-    impossible seat numbers.
+    ``candidates`` lists every occupied seat. ``tournament``: deal entrants
+    in as RULES 8.2 says (step 9). Raises ``ValueError`` for impossible seat
+    numbers.
 
     Four players at a 6-seat table; seat 1 sat first and has the button of
     the first hand (RULES 2.1, 2.3):
@@ -168,7 +178,30 @@ def plan_next_hand(
     regulars = [status.seat for status in ready if not status.waiting_for_big_blind]
     if len(regulars) < 2:
         return _plan_new_game(clock, previous[0], [status.seat for status in ready])
-    return _plan_running_game(clock, previous, ready, regulars)
+    if tournament:
+        ready = [replace(status, wants_to_post_now=False) for status in ready]
+    plan = _plan_running_game(clock, previous, ready, regulars)
+    if tournament and plan.small_blind_seat != plan.button:
+        return _deal_in_arrivals(clock, previous[0], plan, ready)
+    return plan
+
+
+def _deal_in_arrivals(
+    clock: "_Clock", last: PlayedPositions, plan: HandPositions, ready: list[SeatStatus]
+) -> HandPositions:
+    """Step 9 (RULES 8.2): entrants outside the button..small-blind stretch play at once, unposted."""
+    small_blind_position = last.big_blind_seat
+    arrivals = [
+        status.seat
+        for status in ready
+        if status.waiting_for_big_blind
+        and status.seat not in plan.dealt_in
+        and status.seat not in (plan.button, small_blind_position)
+        and not clock.is_between(status.seat, start=plan.button, end=small_blind_position)
+    ]
+    if not arrivals:
+        return plan
+    return replace(plan, dealt_in=clock.order_from({*plan.dealt_in, *arrivals}, after=plan.button))
 
 
 def _plan_first_hand(clock: "_Clock", ready: list[SeatStatus]) -> HandPositions:

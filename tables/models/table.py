@@ -59,6 +59,14 @@ class Table(models.Model):
         default=0, editable=False, help_text=_("Players on the waiting list (kept by the waiting list's service).")
     )
     is_active = models.BooleanField(default=True, help_text=_("Closed tables accept no players and start no hands."))
+    is_tournament = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text=_(
+            "A tournament's table (RULES 8.2): seated by its tournament, stakes from the level for each hand, "
+            "no buy-in, not in the cash lobby."
+        ),
+    )
     closing = models.BooleanField(default=False, help_text=_("Set by the close action: close after the current hand."))
     version = models.PositiveBigIntegerField(default=0, help_text=_("Bumped by every change; screens re-render on it."))
     next_hand_at = models.DateTimeField(null=True, blank=True, help_text=_("Earliest start of the next hand."))

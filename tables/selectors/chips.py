@@ -9,7 +9,11 @@ def chips_at_tables(user) -> int:
     """Chips the player has at every table: stacks and top-ups waiting for a hand to end,
     counting a seat in a running hand at the stack it started the hand with (what is bet is
     still theirs until the hand is settled)."""
-    seats = list(Seat.objects.filter(player=user).values_list("table_id", "number", "stack", "pending_top_up"))
+    seats = list(
+        Seat.objects.filter(player=user, table__is_tournament=False).values_list(
+            "table_id", "number", "stack", "pending_top_up"
+        )
+    )
     if not seats:
         return 0
     running = {

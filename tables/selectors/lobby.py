@@ -29,13 +29,13 @@ class LobbyRow:
 
 
 def lobby_rows() -> list[LobbyRow]:
-    tables = Table.objects.filter(is_active=True).annotate(**_COUNTS)
+    tables = Table.objects.filter(is_active=True, is_tournament=False).annotate(**_COUNTS)  # RULES 8.2
     return [LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting) for table in tables]
 
 
 def lobby_row(table_id: int) -> LobbyRow | None:
     """One table's row, or None once it is closed (the lobby drops it)."""
-    table = Table.objects.filter(pk=table_id, is_active=True).annotate(**_COUNTS).first()
+    table = Table.objects.filter(pk=table_id, is_active=True, is_tournament=False).annotate(**_COUNTS).first()
     return None if table is None else LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting)
 
 

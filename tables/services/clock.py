@@ -21,6 +21,7 @@ from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 
 from .dealing import start_hand_if_due
+from .table_rules import run_clock_listeners
 from .time_bank import start_time_bank
 from .turns import Turn, announce, check_timeout, do_action
 from .waiting_list import expire_offers
@@ -79,11 +80,14 @@ def run_clock(*, now: datetime | None = None) -> None:
     for table_id, sequence in overdue:
         expire_turn(table_id=table_id, sequence=sequence, now=now)
     expire_offers(now=now)
+    run_clock_listeners(now)  # tournaments: starts, levels, eliminations, balancing (RULES 8)
+    # At a tournament table an away player is dealt in too (RULES 8.5).
+    ready = Q(seats__state__in=READY_STATES) | Q(is_tournament=True, seats__state=Seat.State.SITTING_OUT)
     due = (
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))
         .exclude(hands__state=Hand.State.RUNNING)
-        .annotate(ready=Count("seats", filter=Q(seats__state__in=READY_STATES, seats__stack__gt=0)))
+        .annotate(ready=Count("seats", filter=ready & Q(seats__stack__gt=0)))
         .filter(ready__gte=2)
         .values_list("pk", flat=True)
     )

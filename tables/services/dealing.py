@@ -21,10 +21,12 @@ from .chat import say_hand_started, say_who_won
 from .contributions import contributions_record, gather_contributions, take_next_seed
 from .locking import lock_table
 from .seat_options import sit_out_at_big_blind
+from .table_rules import HandStakes, rules_for
 from .time_bank import refill_time_banks
-from .turns import Turn, record
+from .turns import Turn, fold_leaving_players, record
 
 State = Seat.State
+READY = (State.PLAYING, State.WAITING_FOR_BIG_BLIND)
 
 
 def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) -> Hand | None:
@@ -53,6 +55,9 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         return None
     if table.next_hand_at and now < table.next_hand_at:
         return None
+    rules = rules_for(table)
+    if rules is not None and not rules.may_deal(table, now):
+        return None
     seats = {
         seat.number: seat
         for seat in Seat.objects.select_for_update(of=("self",)).select_related("player").filter(table=table)
@@ -63,7 +68,8 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         plan = plan_next_hand(
             seat_count=table.seat_count,
             previous=[_played_positions(hand) for hand in latest],
-            candidates=[_seat_status(seat) for seat in seats.values()],
+            candidates=[_seat_status(seat, table.is_tournament) for seat in seats.values()],
+            tournament=table.is_tournament,
         )
         if plan is None:
             return None
@@ -76,12 +82,18 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
 
 def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: int, now: datetime, deck=None) -> Turn:
     """Create the hand (its configuration, seeds, card commitments and players), post and deal."""
-    blinds = table.blinds
+    rules = rules_for(table)
+    if rules is None:
+        blinds = table.blinds
+        stakes = HandStakes(blinds.small_blind, blinds.big_blind, blinds.big_bet)
+    else:
+        stakes = rules.stakes(table, now)  # the level's, for this hand (RULES 8.2, 8.3)
     config = HandConfig(
         variant=Variant(table.variant),
-        small_blind=blinds.small_blind,
-        big_blind=blinds.big_blind,
-        big_bet=blinds.big_bet,
+        small_blind=stakes.small_blind,
+        big_blind=stakes.big_blind,
+        big_bet=stakes.big_bet,
+        big_blind_ante=stakes.big_blind_ante,
         seats=tuple(
             SeatSetup(
                 seat=seat_number,
@@ -114,11 +126,16 @@ def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: i
     HandPlayer.objects.bulk_create(
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
     )
-    Seat.objects.filter(table=table, number__in=plan.dealt_in).update(state=State.PLAYING, posts_big_blind_now=False)
+    # An away player at a tournament table is dealt in and stays away (RULES 8.5); cash tables
+    # never deal a player sitting out.
+    Seat.objects.filter(table=table, number__in=plan.dealt_in).exclude(state=State.SITTING_OUT).update(
+        state=State.PLAYING, posts_big_blind_now=False
+    )
     refill_time_banks(table, (seats[n] for n in plan.dealt_in))
     engine = EngineHand(config, dealt.deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)
-    record(turn, engine.start())
+    events = engine.start()
+    record(turn, events + fold_leaving_players(turn))  # an away player first to act (RULES 8.5)
     return turn
 
 
@@ -131,11 +148,13 @@ def _played_positions(hand: Hand) -> PlayedPositions:
     )
 
 
-def _seat_status(seat: Seat) -> SeatStatus:
+def _seat_status(seat: Seat, tournament: bool = False) -> SeatStatus:
+    # At a tournament table an away player (sitting out after a timeout) is dealt in (RULES 8.5).
+    states = (State.PLAYING, State.WAITING_FOR_BIG_BLIND, State.SITTING_OUT) if tournament else READY
     return SeatStatus(
         seat=seat.number,
         sat_order=seat.pk,
-        ready=seat.state in (State.PLAYING, State.WAITING_FOR_BIG_BLIND) and seat.stack > 0,
+        ready=seat.state in states and seat.stack > 0,
         waiting_for_big_blind=seat.state == State.WAITING_FOR_BIG_BLIND,
         wants_to_post_now=seat.posts_big_blind_now,
     )

@@ -33,6 +33,12 @@ def _seat_of(table: Table, user) -> Seat:
     return seat
 
 
+def _refuse_at_tournament_table(table: Table) -> None:
+    """RULES 8.2: no buy-in, top-up, leaving or sitting out by choice at a tournament's table."""
+    if table.is_tournament:
+        raise TableError(gettext("This is a tournament table: its tournament seats the players and keeps the chips."))
+
+
 def _check_amount(amount: object) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise TableError(gettext("Enter a whole, positive number of chips."))
@@ -47,6 +53,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
     so the same request again is refused, also after the player has left."""
     with transaction.atomic():
         table = lock_table(table_id)
+        _refuse_at_tournament_table(table)
         if request_used(user=user, request_id=request_id):
             raise RepeatedRequest(gettext("That request was already made."))
         if not table.is_active or table.closing:
@@ -91,6 +98,7 @@ def sit_out(*, user, table_id: int) -> Seat:
     """Stop being dealt in; during a hand the player's current hand plays on and the sit-out waits."""
     with transaction.atomic():
         table = lock_table(table_id)
+        _refuse_at_tournament_table(table)
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
             raise TableError(gettext("You are leaving this table after the hand."))
@@ -118,6 +126,8 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
             raise TableError(gettext("You are not sitting out."))
         elif seat.stack == 0:
             raise TableError(gettext("Top up before you come back: you have no chips at this table."))
+        elif table.is_tournament:
+            seat.state = State.PLAYING  # back from away: dealt in as before (RULES 8.5)
         else:
             seat.state = State.WAITING_FOR_BIG_BLIND
             seat.posts_big_blind_now = bool(post_big_blind_now)
@@ -135,6 +145,7 @@ def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
     refused."""
     with transaction.atomic():
         table = lock_table(table_id)
+        _refuse_at_tournament_table(table)
         seat = _seat_of(table, user)
         if request_used(user=user, request_id=request_id):
             raise RepeatedRequest(gettext("That top-up was already made."))
@@ -166,6 +177,7 @@ def leave(*, user, table_id: int) -> Seat | None:
     (at once if it is the player's turn) and the chips are cashed out when it ends."""
     with transaction.atomic():
         table = lock_table(table_id)
+        _refuse_at_tournament_table(table)
         seat = _seat_of(table, user)
         if seat.state == State.LEAVING:
             raise TableError(gettext("You are already leaving this table after the hand."))

@@ -32,7 +32,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
     """What waited for the hand to end (it ended, or staff cancelled it): leavers cashed out,
     top-ups added, sit-outs; the table closes if it was closing (returns whether it did)."""
     for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
-        if seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing:
+        if not table.is_tournament and (seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing):
             cash_out_and_free(table, seat)
             continue
         seat.stack += seat.pending_top_up

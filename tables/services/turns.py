@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tables.engine import Action, ActionKind
+from tables.engine import Action, ActionKind, away_action
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import running_hand
@@ -134,11 +134,18 @@ def do_action(turn: Turn, action: Action) -> list[dict]:
 
 
 def fold_leaving_players(turn: Turn) -> list[dict]:
-    """A leaving player's hand is folded when its turn comes."""
+    """A leaving player's hand is folded when its turn comes; at a tournament table an away
+    player checks if they can and folds otherwise, at once (RULES 8.5)."""
     engine, events = turn.engine, []
     leaving = {seat.number for seat in turn.seats if seat.state == Seat.State.LEAVING}
-    while not engine.is_over and engine.to_act in leaving:
-        events += engine.apply(Action(engine.to_act, ActionKind.FOLD))
+    away = {seat.number for seat in turn.seats if turn.table.is_tournament and seat.state == Seat.State.SITTING_OUT}
+    while not engine.is_over and (engine.to_act in leaving or engine.to_act in away):
+        if engine.to_act in leaving:
+            events += engine.apply(Action(engine.to_act, ActionKind.FOLD))
+        else:
+            legal = engine.legal_actions()
+            assert legal is not None
+            events += engine.apply(away_action(legal))
     return events
 
 

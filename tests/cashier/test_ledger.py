@@ -176,6 +176,11 @@ def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player,
         "top_up",
         "cash_out",
         "adjustment",
+        # Tournaments (RULES 8.1): between a bankroll, a prize pool and the house (the fee, and its refund).
+        "tourney_buy_in",
+        "tourney_fee",
+        "tourney_refund",
+        "prize",
     }
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0012")

@@ -226,7 +226,7 @@ def test_stored_enum_values_never_change():
     from tables.models import Table
 
     assert [c.value for c in Table.Variant] == ["limit", "pot_limit"]
-    assert [c.value for c in LedgerAccount.Kind] == ["house", "bankroll", "table"]
+    assert [c.value for c in LedgerAccount.Kind] == ["house", "bankroll", "table", "tournament"]
     assert [c.value for c in LedgerTransaction.Kind] == [
         "grant",
         "reload",
@@ -234,4 +234,8 @@ def test_stored_enum_values_never_change():
         "top_up",
         "cash_out",
         "adjustment",
+        "tourney_buy_in",
+        "tourney_fee",
+        "tourney_refund",
+        "prize",
     ]

@@ -1,0 +1,81 @@
+"""The tournament screens: the lobby, a tournament's page (registration, structure, results)
+and the facts a tournament table's page shows."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.request_ids import RequestIdRefused, new_request_id, request_nonce
+
+from . import selectors
+from .errors import TournamentError
+from .models import BlindLevel, Tournament
+from .services import registration
+
+PURPOSE = "tournament-registration"
+
+
+def lobby(request):
+    rows = selectors.lobby_rows(request.user, timezone.now())
+    template = "tournaments/_lobby_rows.html" if request.headers.get("HX-Request") else "tournaments/lobby.html"
+    return render(request, template, {"rows": rows})
+
+
+def detail(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    now = timezone.now()
+    user = request.user
+    context = {
+        "tournament": tournament,
+        "levels": BlindLevel.objects.filter(tournament=tournament).order_by("number"),
+        "row": next((row for row in selectors.lobby_rows(user, now) if row.tournament.pk == tournament.pk), None),
+        "results": selectors.results(tournament),
+        "refusal": registration.registration_refusal(tournament, user) if user.is_authenticated else None,
+        "request_id": new_request_id(user.pk, PURPOSE) if user.is_authenticated else "",
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+@login_required
+@require_POST
+def register(request, tournament_id: int):
+    try:
+        nonce = request_nonce(request.POST.get("request_id"), user_id=request.user.pk, purpose=PURPOSE)
+        registration.register(user=request.user, tournament_id=tournament_id, request_id=nonce)
+    except (TournamentError, RequestIdRefused) as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def add_on(request, tournament_id: int):
+    try:
+        nonce = request_nonce(request.POST.get("request_id"), user_id=request.user.pk, purpose=PURPOSE)
+        registration.add_on(user=request.user, tournament_id=tournament_id, request_id=nonce)
+    except (TournamentError, RequestIdRefused) as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def unregister(request, tournament_id: int):
+    try:
+        registration.unregister(user=request.user, tournament_id=tournament_id)
+    except TournamentError as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+def table_info(request, table_id: int):
+    """The tournament facts of a table's page, polled by it (htmx)."""
+    facts = selectors.table_facts(table_id, request.user, timezone.now())
+    if facts is None:
+        raise Http404("No such tournament table.")
+    return render(request, "tournaments/_table_info.html", {"facts": facts})
