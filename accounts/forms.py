@@ -1,7 +1,8 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from .models import User
+from .throttles import count_old_password_failure
 from .usernames import validate_no_lookalikes
 
 
@@ -30,3 +31,20 @@ class IdempotentForm(forms.Form):
 
 class ReloadForm(IdempotentForm):
     pass
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, whose wrong old passwords count like failed log-ins
+    (``accounts.throttles.old_password_retry_after``; the view refuses past the limit)."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        try:
+            return super().clean_old_password()
+        except forms.ValidationError:
+            if self.request is not None:
+                count_old_password_failure(self.request)
+            raise

@@ -73,3 +73,34 @@ def axes_username(request, credentials: dict | None) -> str:
     else:
         username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD)
     return unicodedata.normalize("NFKC", username or "").lower()
+
+
+# --- the old password of the password-change form ----------------------------------------
+# A stolen session must not become a way to guess the password: wrong old passwords count
+# with the address's failed log-ins (LOGIN_FAILURE_RATE) and, like django-axes' lock, per
+# account (AXES_FAILURE_LIMIT per AXES_COOLOFF_TIME).
+
+OLD_PASSWORD_GROUP = "accounts.old-password-failure"
+
+
+def _per_account_rate() -> str:
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    return f"{settings.AXES_FAILURE_LIMIT}/{minutes}m"
+
+
+def _account_key(group, request) -> str:
+    return f"user:{request.user.pk}"
+
+
+def old_password_retry_after(request) -> int | None:
+    """This address has failed too many log-ins, or this account too many old passwords."""
+    retry_after = login_failure_retry_after(request)
+    if retry_after is not None:
+        return retry_after
+    usage = get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_old_password_failure(request) -> None:
+    count_login_failure(request)
+    get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=True)

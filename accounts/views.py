@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
@@ -11,11 +12,11 @@ from cashier.models import LedgerEntry
 from cashier.selectors import bankroll_balance, reload_status
 from config.numbers import chips
 
-from .forms import ReloadForm, SignupForm
+from .forms import ReloadForm, SignupForm, ThrottledPasswordChangeForm
 from .pages import too_many_attempts
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
 from .services import register_player
-from .throttles import count_signup, signup_retry_after
+from .throttles import count_signup, old_password_retry_after, signup_retry_after
 
 
 def signup(request):
@@ -88,3 +89,19 @@ def reload_bankroll(request):
                 % {"amount": chips(reloaded.amount)},
             )
     return redirect("profile")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Past the failed-password limit (this address's log-ins, or this account's old
+    passwords) the form checks no password and answers 429, as the log-in does."""
+
+    form_class = ThrottledPasswordChangeForm
+
+    def post(self, request, *args, **kwargs):
+        retry_after = old_password_retry_after(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "password", retry_after)
+        return super().post(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
