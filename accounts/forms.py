@@ -3,12 +3,13 @@ from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from .models import User
 from .throttles import count_old_password_failure
-from .usernames import validate_no_lookalikes
+from .usernames import validate_no_lookalikes, validate_not_reserved, validate_visible
 
 
 class SignupForm(UserCreationForm):
     """Django's creation form: NFKC-normalised username, "Bob" refused when "bob" exists,
-    password validators; plus no mixed-script look-alikes."""
+    password validators; plus no invisible characters, no mixed-script look-alikes, none of
+    the room's own words, and (``User.clean``) no name that looks like another's."""
 
     class Meta(UserCreationForm.Meta):  # keeps UsernameField: NFKC before any check, autocomplete
         model = User
@@ -17,7 +18,9 @@ class SignupForm(UserCreationForm):
     def clean_username(self):
         username = super().clean_username()  # None when the name is taken (error already added)
         if username is not None:
+            validate_visible(username)
             validate_no_lookalikes(username)
+            validate_not_reserved(username)
         return username
 
 
