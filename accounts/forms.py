@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .throttles import count_old_password_failure
@@ -51,3 +52,24 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
             if self.request is not None:
                 count_old_password_failure(self.request)
             raise
+
+
+class CloseAccountForm(forms.Form):
+    """Closing asks for the password again; a wrong one counts like a wrong old password."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.user = user
+        self.request = request
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            if self.request is not None:
+                count_old_password_failure(self.request)
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
+        return password

@@ -104,3 +104,16 @@ def old_password_retry_after(request) -> int | None:
 def count_old_password_failure(request) -> None:
     count_login_failure(request)
     get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=True)
+
+
+# --- data downloads ----------------------------------------------------------------------
+
+DATA_DOWNLOAD_GROUP = "accounts.data-download"
+
+
+def count_data_download(request) -> int | None:
+    """Count one data download of this account; a wait if it is one too many."""
+    usage = get_usage(
+        request, group=DATA_DOWNLOAD_GROUP, key=_account_key, rate=settings.ACCOUNT_DATA_RATE, increment=True
+    )
+    return _retry_after(usage, reached=lambda u: False)

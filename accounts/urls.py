@@ -11,5 +11,7 @@ urlpatterns = [
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profile/", views.profile, name="profile"),
     path("profile/reload/", views.reload_bankroll, name="reload"),
+    path("profile/my-data.zip", views.download_data, name="download_data"),
+    path("profile/close/", views.close_my_account, name="close_account"),
     path("language/", languages.set_language, name="set_language"),
 ]

@@ -1,7 +1,8 @@
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
@@ -12,11 +13,13 @@ from cashier.models import LedgerEntry
 from cashier.selectors import bankroll_balance, reload_status
 from config.numbers import chips
 
-from .forms import ReloadForm, SignupForm, ThrottledPasswordChangeForm
+from .closing import DepartureRefused, close_account
+from .forms import CloseAccountForm, ReloadForm, SignupForm, ThrottledPasswordChangeForm
 from .pages import too_many_attempts
+from .personal_data import data_archive
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
 from .services import register_player
-from .throttles import count_signup, old_password_retry_after, signup_retry_after
+from .throttles import count_data_download, count_signup, old_password_retry_after, signup_retry_after
 
 
 def signup(request):
@@ -105,3 +108,35 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "request": self.request}
+
+
+@login_required
+def download_data(request):
+    """Everything the room holds about the player, as one zip (a few an hour)."""
+    retry_after = count_data_download(request)
+    if retry_after is not None:
+        return too_many_attempts(request, "download", retry_after)
+    response = HttpResponse(data_archive(request.user), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="omaha-room-data-{request.user.pk}.zip"'
+    return response
+
+
+@login_required
+def close_my_account(request):
+    """Close the account after the password is typed again: seats cashed out, chips back to
+    the house, the name replaced; then the player is logged out."""
+    if request.method == "POST":
+        retry_after = old_password_retry_after(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "password", retry_after)
+    form = CloseAccountForm(request.user, request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        try:
+            close_account(user=request.user)
+        except DepartureRefused as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            logout(request)
+            messages.success(request, gettext("Your account is closed. Thank you for playing."))
+            return redirect("lobby")
+    return render(request, "accounts/close.html", {"form": form, "bankroll": bankroll_balance(request.user)})

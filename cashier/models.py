@@ -56,6 +56,7 @@ class LedgerTransaction(models.Model):
         TOP_UP = "top_up", _("Top-up")
         CASH_OUT = "cash_out", _("Cash-out")
         ADJUSTMENT = "adjustment", _("Staff adjustment")
+        CLOSURE = "closure", _("Account closed")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Built by the cashier from what the movement pays for (never taken from a client): a
@@ -75,7 +76,7 @@ class LedgerTransaction(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text=_("Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment)."),
+        help_text=_("Who asked for it: the player (buy-in, top-up, reload, closure) or the staff member (adjustment)."),
     )
     # NULL, not "", for movements nobody asked for (grants, cash-outs): the unique constraint
     # below must let any number of them be.

@@ -335,3 +335,13 @@ HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
 # salt) is published to its players; "never" keeps it for staff only. Staff see it at once.
 _reveal_after = env.str("FAIR_DEAL_REVEAL_AFTER_HOURS", default="24").strip().lower()
 FAIR_DEAL_REVEAL_AFTER = None if _reveal_after == "never" else timedelta(hours=float(_reveal_after))
+
+# --- Closing and banning accounts (accounts/closing.py) -----------------------------------
+# Called, in the closing's transaction, as step(user=..., closing=..., placeholder=...): the
+# tables app stands the player up everywhere (the accounts app knows nothing of tables).
+ACCOUNT_DEPARTURE_STEPS: list[str] = ["tables.services.departure.leave_every_table"]
+# Files of a player's data download besides the profile and the ledger: functions of a user
+# returning (name, text) pairs (the tables app adds the hands, as exports, and the chat lines).
+ACCOUNT_DATA_FILES: list[str] = ["tables.history.personal_data.personal_data_files"]
+# Data downloads one player may make (django-ratelimit's notation).
+ACCOUNT_DATA_RATE = env.str("ACCOUNT_DATA_RATE", default="5/h")
