@@ -89,6 +89,7 @@ def _end_once(user_id: int, *, closing: bool, reason: str) -> User:
             user.closed_at = now
             user.username = placeholder
             user.email = ""
+            user.email_verified = False
             user.first_name = user.last_name = ""
             user.set_unusable_password()
         else:

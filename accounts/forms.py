@@ -1,9 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
-from .throttles import count_old_password_failure
+from .throttles import count_old_password_failure, reset_mail_allowed
 from .usernames import validate_no_lookalikes, validate_not_reserved, validate_visible
 
 
@@ -14,7 +14,10 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):  # keeps UsernameField: NFKC before any check, autocomplete
         model = User
-        fields = ("username",)
+        fields = ("username", "email")
+        help_texts = {
+            "email": _("Optional. Only for resetting a forgotten password, once you follow the link we send.")
+        }
 
     def clean_username(self):
         username = super().clean_username()  # None when the name is taken (error already added)
@@ -73,3 +76,33 @@ class CloseAccountForm(forms.Form):
                 count_old_password_failure(self.request)
             raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
         return password
+
+
+class EmailForm(forms.Form):
+    """The account's e-mail address, on the profile (empty: none)."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_("Only for resetting a forgotten password, once you follow the link we send."),
+    )
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form: the mail goes only to a verified address of an active account,
+    and at most ``PASSWORD_RESET_ACCOUNT_RATE`` times per account; the answer is the same
+    whatever the address (the view)."""
+
+    def save(self, *args, request=None, **kwargs):
+        self._request = request
+        return super().save(*args, request=request, **kwargs)
+
+    def get_users(self, email):
+        request = getattr(self, "_request", None)
+        for user in super().get_users(email):
+            if (
+                user.email_verified
+                and user.closed_at is None
+                and (request is None or reset_mail_allowed(request, user))
+            ):
+                yield user

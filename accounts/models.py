@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from .usernames import LOOKS_TAKEN, username_key, validate_visible
 
 USERNAME_TAKEN = _("A user with that username already exists.")
+EMAIL_TAKEN = _("That e-mail address is already verified for another account.")
 
 
 class UserManager(DjangoUserManager):
@@ -56,6 +57,13 @@ class User(AbstractUser):
         help_text=_("Staff banned the player: log-in is refused; the chips are kept."),
     )
     ban_reason = models.TextField(blank=True, editable=False, verbose_name=_("reason for the ban"))
+    # The e-mail address (optional) is for password resets only, and only once its owner has
+    # followed the link sent to it (accounts/emails.py).
+    email_verified = models.BooleanField(
+        default=False,
+        verbose_name=_("e-mail address verified"),
+        help_text=_("Its owner followed the link sent to it: password resets may go there."),
+    )
 
     class Meta:
         db_table = "accounts_user"
@@ -63,6 +71,13 @@ class User(AbstractUser):
             # "bob" and "Bob" are one name: a second player could pass for the first.
             models.UniqueConstraint(
                 Lower("username"), name="accounts_user_username_ci_unique", violation_error_message=USERNAME_TAKEN
+            ),
+            # A verified address belongs to one account, whatever its case (a reset goes to one).
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=models.Q(email_verified=True),
+                name="accounts_user_verified_email_ci_unique",
+                violation_error_message=EMAIL_TAKEN,
             ),
         ]
 

@@ -117,3 +117,35 @@ def count_data_download(request) -> int | None:
         request, group=DATA_DOWNLOAD_GROUP, key=_account_key, rate=settings.ACCOUNT_DATA_RATE, increment=True
     )
     return _retry_after(usage, reached=lambda u: False)
+
+
+# --- password resets -----------------------------------------------------------------------
+# Per client address (PASSWORD_RESET_RATE): past it the page answers 429, which says nothing
+# of any account. Per account (PASSWORD_RESET_ACCOUNT_RATE): past it no mail is sent, and the
+# page answers as always, so nobody learns whether an address belongs to an account.
+
+RESET_ADDRESS_GROUP = "accounts.password-reset"
+RESET_ACCOUNT_GROUP = "accounts.password-reset-account"
+
+
+def reset_retry_after(request) -> int | None:
+    usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_reset_request(request) -> int | None:
+    usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=True)
+    return _retry_after(usage, reached=lambda u: False)
+
+
+def reset_mail_allowed(request, user) -> bool:
+    """Count one mail for ``user`` (a reset link, or a verification link asked on the profile);
+    False when it would be one too many."""
+    usage = get_usage(
+        request,
+        group=RESET_ACCOUNT_GROUP,
+        key=lambda group, request: f"user:{user.pk}",
+        rate=settings.PASSWORD_RESET_ACCOUNT_RATE,
+        increment=True,
+    )
+    return usage is None or not usage["should_limit"]

@@ -13,5 +13,15 @@ urlpatterns = [
     path("profile/reload/", views.reload_bankroll, name="reload"),
     path("profile/my-data.zip", views.download_data, name="download_data"),
     path("profile/close/", views.close_my_account, name="close_account"),
+    path("profile/email/", views.change_email, name="change_email"),
+    path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("language/", languages.set_language, name="set_language"),
 ]

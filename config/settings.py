@@ -345,3 +345,17 @@ ACCOUNT_DEPARTURE_STEPS: list[str] = ["tables.services.departure.leave_every_tab
 ACCOUNT_DATA_FILES: list[str] = ["tables.history.personal_data.personal_data_files"]
 # Data downloads one player may make (django-ratelimit's notation).
 ACCOUNT_DATA_RATE = env.str("ACCOUNT_DATA_RATE", default="5/h")
+
+# --- E-mail: address verification and password resets (accounts/emails.py) ---------------------
+# EMAIL_URL: "consolemail://" (the default: mails are printed on the server's console) or, in
+# production, e.g. "smtp+tls://user:password@smtp.example.com:587" (also smtp+ssl://, smtp://).
+vars().update({key: value for key, value in env.email_url("EMAIL_URL", default="consolemail://").items() if value})
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Omaha Room <noreply@localhost>")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# Seconds a verification link stays valid (3 days); a reset link: Django's PASSWORD_RESET_TIMEOUT.
+EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=24 * 3600)
+# Password-reset requests per client address (answered 429 past it), and reset mails per
+# account (past it, no mail is sent, and the page says the same as always).
+PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
+PASSWORD_RESET_ACCOUNT_RATE = env.str("PASSWORD_RESET_ACCOUNT_RATE", default="3/h")
