@@ -142,7 +142,9 @@ def test_a_player_downloads_everything_the_room_holds_about_them(heads_up):
     assert response["Content-Type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     names = set(archive.namelist())
-    assert {"profile.json", "ledger.csv", "hands/pokerstars.txt", "chat.csv"} <= names
+    assert {"profile.json", "ledger.csv", "hands/pokerstars.txt", "seats.csv", "timeouts.csv", "muted_players.csv",
+            "chat.csv"} <= names  # fmt: skip
+    assert "Heads-up PL" in archive.read("seats.csv").decode()
     assert any(name.startswith("hands/phh/") and name.endswith(".phh") for name in names)
     profile = json.loads(archive.read("profile.json"))
     assert profile["username"] == "alice" and profile["bankroll"] == bankroll_balance(alice)
