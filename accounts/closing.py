@@ -73,7 +73,10 @@ def _end(user, *, closing: bool, reason: str = "") -> User:
 
 def _end_once(user_id: int, *, closing: bool, reason: str) -> User:
     with transaction.atomic():
-        user = User.objects.select_for_update().get(pk=user_id)
+        # FOR NO KEY UPDATE: two endings of one account wait for each other, while the rows
+        # that point at the user (a buy-in's ledger transaction, a seat occupancy) can still be
+        # written by a request holding the bankroll's lock, which this transaction may wait for.
+        user = User.objects.select_for_update(no_key=True).get(pk=user_id)
         if user.closed_at is not None:
             raise DepartureRefused(gettext("This account is already closed."))
         if not closing and user.banned_at is not None:

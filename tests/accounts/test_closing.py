@@ -231,3 +231,33 @@ def test_a_ban_or_a_closing_closes_every_open_socket_of_the_player(heads_up, how
         await other.close()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("needs_postgresql")
+@pytest.mark.parametrize("round_", range(4))
+def test_closing_races_a_buy_in_at_another_table_and_no_chip_is_stranded(make_player, make_table, round_):
+    """Whatever commits first, the account ends closed with no seat, an empty bankroll and a
+    clean audit: a seat bought just before the closing locked the bankroll is seen and the
+    closing starts again; a buy-in after it finds no chips."""
+    import uuid
+
+    from cashier.audit import run_audit
+    from cashier.errors import CashierError
+
+    from ..support.races import at_once
+
+    player, tables = make_player(), [make_table(), make_table()]
+    sit(tables[0], player, 1)
+    calls = [
+        lambda: close_account(user=player),
+        lambda: services.take_seat(user=player, table_id=tables[1].pk, seat_number=1, buy_in=100,
+                                   post_big_blind_now=False, request_id=uuid.uuid4().hex),
+    ]  # fmt: skip
+    at_once(calls if round_ % 2 else calls[::-1], expected=(DepartureRefused, CashierError, *services.REFUSALS))
+    player = User.objects.get(pk=player.pk)
+    assert player.closed_at is not None
+    assert not Seat.objects.filter(player=player).exists()
+    assert bankroll_balance(player) == 0
+    report = run_audit()
+    assert report.ok, report.problems
