@@ -144,3 +144,37 @@ def test_verification_links_asked_on_the_profile_are_limited_per_account(make_pl
     for _ in range(5):
         client.post(reverse("change_email"), {"email": "vera@example.com"})
     assert len(mail.outbox) == 3
+
+
+def test_every_new_account_page_in_spanish_shows_no_english(make_player):
+    """Issue 25's pages (reset, close, profile with e-mail and data, the 429 pages, the mails)
+    rendered in Spanish show none of the English the catalogue translates."""
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from tests.support.catalogue import catalogue, english_left_in, english_phrases
+
+    english = english_phrases(catalogue("es"))
+    player = make_player(username="lola")
+    player.language = "es"
+    player.save()
+    browser = Client()
+    browser.force_login(player)
+    pages = {name: browser.get(url).content.decode() for name, url in [
+        ("profile", reverse("profile")), ("close", reverse("close_account"))]}  # fmt: skip
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="es")
+    for name in ("password_reset", "password_reset_done", "password_reset_complete", "login"):
+        pages[name] = visitor.get(reverse(name)).content.decode()
+    pages["bad reset link"] = visitor.get(reverse("password_reset_confirm", args=["MQ", "x-y"])).content.decode()
+    request = RequestFactory().get("/")
+    with translation.override("es"):
+        for what in ("reset", "password", "download"):
+            pages[f"429 {what}"] = render_to_string(
+                "registration/too_many_attempts.html", {"what": what, "minutes": 3}, request
+            )
+        pages["verification mail"] = render_to_string(
+            "registration/verify_email_email.txt", {"user": player, "link": "http://x/", "days": 3}
+        )
+    for name, html in pages.items():
+        assert english_left_in(html, english) == [], name
