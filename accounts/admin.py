@@ -12,6 +12,7 @@ from cashier.errors import CashierError
 from cashier.models import LedgerAccount
 from cashier.selectors import bankroll_balance
 
+from .closing import DepartureRefused, ban_player
 from .forms import IdempotentForm
 from .models import User
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
@@ -34,13 +35,14 @@ class BankrollAdjustmentForm(IdempotentForm):
 class UserAdmin(DjangoUserAdmin):
     list_display = ("username", "email", "is_staff", "is_active", "chat_muted", "bankroll_chips", "date_joined")
     list_filter = (*DjangoUserAdmin.list_filter, "chat_muted")
-    readonly_fields = ("bankroll_link",)
+    readonly_fields = ("bankroll_link", "banned_at", "ban_reason", "closed_at")
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         ("Play money", {"fields": ("bankroll_link",)}),
         ("Chat", {"fields": ("chat_muted",)}),
+        ("Ban and closing", {"fields": ("banned_at", "ban_reason", "closed_at")}),
     )
-    actions = ["adjust_bankroll", "mute_in_chat", "unmute_in_chat"]
+    actions = ["adjust_bankroll", "mute_in_chat", "unmute_in_chat", "ban"]
 
     def get_queryset(self, request):
         balance = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=OuterRef("pk")).values("balance")
@@ -73,6 +75,20 @@ class UserAdmin(DjangoUserAdmin):
     def unmute_in_chat(self, request, queryset):
         count = queryset.update(chat_muted=False)
         self.message_user(request, f"{count} may write in chat again.")
+
+    @admin.action(description="Ban the selected players (seats cashed out, sockets closed, log-in refused, chips kept)")
+    def ban(self, request, queryset):
+        banned = 0
+        for player in queryset.order_by("pk"):
+            try:
+                ban_player(user=player, reason=f"Banned by {request.user} in the admin.")
+            except DepartureRefused as refusal:
+                self.message_user(request, f"{player}: {refusal}", messages.ERROR)
+            else:
+                banned += 1
+                self.log_change(request, player, "Banned.")
+        if banned:
+            self.message_user(request, f"{banned} banned.")
 
     def get_urls(self):
         extra = [

@@ -73,3 +73,79 @@ def axes_username(request, credentials: dict | None) -> str:
     else:
         username = request.POST.get(settings.AXES_USERNAME_FORM_FIELD)
     return unicodedata.normalize("NFKC", username or "").lower()
+
+
+# --- the old password of the password-change form ----------------------------------------
+# A stolen session must not become a way to guess the password: wrong old passwords count
+# with the address's failed log-ins (LOGIN_FAILURE_RATE) and, like django-axes' lock, per
+# account (AXES_FAILURE_LIMIT per AXES_COOLOFF_TIME).
+
+OLD_PASSWORD_GROUP = "accounts.old-password-failure"
+
+
+def _per_account_rate() -> str:
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    return f"{settings.AXES_FAILURE_LIMIT}/{minutes}m"
+
+
+def _account_key(group, request) -> str:
+    return f"user:{request.user.pk}"
+
+
+def old_password_retry_after(request) -> int | None:
+    """This address has failed too many log-ins, or this account too many old passwords."""
+    retry_after = login_failure_retry_after(request)
+    if retry_after is not None:
+        return retry_after
+    usage = get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_old_password_failure(request) -> None:
+    count_login_failure(request)
+    get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=True)
+
+
+# --- data downloads ----------------------------------------------------------------------
+
+DATA_DOWNLOAD_GROUP = "accounts.data-download"
+
+
+def count_data_download(request) -> int | None:
+    """Count one data download of this account; a wait if it is one too many."""
+    usage = get_usage(
+        request, group=DATA_DOWNLOAD_GROUP, key=_account_key, rate=settings.ACCOUNT_DATA_RATE, increment=True
+    )
+    return _retry_after(usage, reached=lambda u: False)
+
+
+# --- password resets -----------------------------------------------------------------------
+# Per client address (PASSWORD_RESET_RATE): past it the page answers 429, which says nothing
+# of any account. Per account (PASSWORD_RESET_ACCOUNT_RATE): past it no mail is sent, and the
+# page answers as always, so nobody learns whether an address belongs to an account.
+
+RESET_ADDRESS_GROUP = "accounts.password-reset"
+RESET_ACCOUNT_GROUP = "accounts.password-reset-account"
+
+
+def reset_retry_after(request) -> int | None:
+    usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=False)
+    return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
+
+
+def count_reset_request(request) -> int | None:
+    usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=True)
+    return _retry_after(usage, reached=lambda u: False)
+
+
+def reset_mail_allowed(request, user) -> bool:
+    """Count one mail for ``user`` (a reset link, or a verification link asked on the profile);
+    False when it would be one too many."""
+    usage = get_usage(
+        request,
+        group=RESET_ACCOUNT_GROUP,
+        key=lambda group, request: f"user:{user.pk}",
+        rate=settings.PASSWORD_RESET_ACCOUNT_RATE,
+        increment=True,
+    )
+    return usage is None or not usage["should_limit"]

@@ -1,6 +1,8 @@
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
@@ -11,11 +13,29 @@ from cashier.models import LedgerEntry
 from cashier.selectors import bankroll_balance, reload_status
 from config.numbers import chips
 
-from .forms import ReloadForm, SignupForm
+from .closing import DepartureRefused, close_account
+from .emails import VerificationFailed, send_verification, set_email, verify
+from .forms import (
+    CloseAccountForm,
+    EmailForm,
+    ReloadForm,
+    SignupForm,
+    ThrottledPasswordChangeForm,
+    ThrottledPasswordResetForm,
+)
 from .pages import too_many_attempts
+from .personal_data import data_archive
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
 from .services import register_player
-from .throttles import count_signup, signup_retry_after
+from .throttles import (
+    count_data_download,
+    count_reset_request,
+    count_signup,
+    old_password_retry_after,
+    reset_mail_allowed,
+    reset_retry_after,
+    signup_retry_after,
+)
 
 
 def signup(request):
@@ -28,8 +48,15 @@ def signup(request):
         retry_after = count_signup(request)
         if retry_after is not None:
             return too_many_attempts(request, "signup", retry_after)
-        user = register_player(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
+        user = register_player(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data.get("email") or "",
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if user.email:
+            send_verification(request, user)
+            messages.info(request, gettext("We sent a link to your e-mail address: follow it to verify the address."))
         granted = bankroll_balance(user)
         messages.success(
             request,
@@ -62,6 +89,7 @@ def profile(request):
             "entries": entries,
             "reload": reload_status(user=request.user),
             "reload_form": ReloadForm(initial={"request_id": new_request_id(request.user.pk, RELOAD)}),
+            "email_form": EmailForm(initial={"email": request.user.email}),
         },
     )
 
@@ -88,3 +116,102 @@ def reload_bankroll(request):
                 % {"amount": chips(reloaded.amount)},
             )
     return redirect("profile")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Past the failed-password limit (this address's log-ins, or this account's old
+    passwords) the form checks no password and answers 429, as the log-in does."""
+
+    form_class = ThrottledPasswordChangeForm
+
+    def post(self, request, *args, **kwargs):
+        retry_after = old_password_retry_after(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "password", retry_after)
+        return super().post(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
+@login_required
+def download_data(request):
+    """Everything the room holds about the player, as one zip (a few an hour)."""
+    retry_after = count_data_download(request)
+    if retry_after is not None:
+        return too_many_attempts(request, "download", retry_after)
+    response = HttpResponse(data_archive(request.user), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="omaha-room-data-{request.user.pk}.zip"'
+    return response
+
+
+@login_required
+def close_my_account(request):
+    """Close the account after the password is typed again: seats cashed out, chips back to
+    the house, the name replaced; then the player is logged out."""
+    if request.method == "POST":
+        retry_after = old_password_retry_after(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "password", retry_after)
+    form = CloseAccountForm(request.user, request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        try:
+            close_account(user=request.user)
+        except DepartureRefused as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            logout(request)
+            messages.success(request, gettext("Your account is closed. Thank you for playing."))
+            return redirect("lobby")
+    return render(request, "accounts/close.html", {"form": form, "bankroll": bankroll_balance(request.user)})
+
+
+@login_required
+@require_POST
+def change_email(request):
+    form = EmailForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("email", [])))
+    else:
+        changed = set_email(request.user, form.cleaned_data["email"])
+        if request.user.email and not request.user.email_verified and not reset_mail_allowed(request, request.user):
+            messages.error(request, gettext("We sent several mails to this account recently: please try again later."))
+        elif request.user.email and not request.user.email_verified:  # a new address, or the link again
+            send_verification(request, request.user)
+            messages.success(
+                request,
+                gettext("We sent a link to %(email)s: follow it to verify the address.")
+                % {"email": request.user.email},
+            )
+        elif changed:
+            messages.success(request, gettext("Your e-mail address is removed."))
+    return redirect("profile")
+
+
+def verify_email(request, token: str):
+    try:
+        verify(token)
+    except VerificationFailed as failure:
+        messages.error(request, str(failure))
+    else:
+        messages.success(request, gettext("Your e-mail address is verified."))
+    return redirect("profile" if request.user.is_authenticated else "login")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset view, limited per client address (429 past ``PASSWORD_RESET_RATE``,
+    whatever the address typed); the per-account limit is silent (the form)."""
+
+    form_class = ThrottledPasswordResetForm
+
+    def post(self, request, *args, **kwargs):
+        retry_after = reset_retry_after(request)
+        if retry_after is not None:
+            return too_many_attempts(request, "reset", retry_after)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        retry_after = count_reset_request(self.request)
+        if retry_after is not None:
+            return too_many_attempts(self.request, "reset", retry_after)
+        return super().form_valid(form)

@@ -3,9 +3,9 @@
 ``python -m bench.adversary --steps 100000`` (from the repository root, in .venv) recreates a
 database (default ``poker_adversary``), migrates it and plays ``--steps`` random steps: players
 open and close sockets, sit, leave, top up, sit out and in, act (legal, illegal, stale or out
-of turn), log out and back in, send garbage, and replay any frame they sent before, on the
-same socket or on a new one (a resend queued while offline); the clock times turns out and
-deals. After every step the chips are checked:
+of turn), log out and back in, close their account (a newcomer takes their place), send
+garbage, and replay any frame they sent before, on the same socket or on a new one (a resend
+queued while offline); the clock times turns out and deals. After every step the chips are checked:
 
 - the chip audit is clean (ledger balanced, escrow = chips at the table, every seat paid for);
 - every player owns exactly what the ledger issued to them plus what they won or lost in
@@ -46,6 +46,8 @@ STEP_WEIGHTS = {
     "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1.5, "sit_out": 0.5, "leave": 0.4, "top_up": 1,
     "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2,
 }  # fmt: skip
+# Now and then a player closes their account (accounts/closing.py); a newcomer takes their place.
+STEP_WEIGHTS["close_account"] = 0.05
 GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
            json.dumps({"action": "call", "sequence": {"$gt": 0}})]  # fmt: skip
 
@@ -86,6 +88,7 @@ class Adversary:
     sent: list[tuple[int, str]] = field(default_factory=list)
     sessions: dict[int, object] = field(default_factory=dict)
     counts: Counter = field(default_factory=Counter)
+    closed: list = field(default_factory=list)
 
     # --- sockets -----------------------------------------------------------------------------
 
@@ -123,6 +126,17 @@ class Adversary:
         if mine and self.rng.random() < 0.9:
             return self.rng.choice(mine)
         return await self.open_socket(player)
+
+    async def close_account(self, player: int) -> None:
+        """The player closes their account (refused while they are dealt into a hand): their
+        sockets close, and a newcomer takes their place in the crowd. The closed account stays
+        checked (``closed``): it must own nothing, as the ledger says."""
+        if await _db(_close_account, self.players[player]):
+            self.closed.append(self.players[player])
+            self.sessions.pop(player, None)
+            for socket in self.live(player):
+                await self.close_socket(socket)
+            self.players[player] = await _db(_newcomer, self.players[player], len(self.closed))
 
     # --- frames ------------------------------------------------------------------------------
 
@@ -168,6 +182,8 @@ class Adversary:
             await _db(_time_runs_out, self.table)
         elif kind == "deal":
             await _db(_deal, self.table)
+        elif kind == "close_account":
+            await self.close_account(player)
         elif kind == "log_out":
             await _db(_log_out, self.sessions.pop(player, None))
         elif kind == "replay":
@@ -247,6 +263,22 @@ def _log_out(session) -> None:
     if session is not None:
         end_sockets(session_group(session.session_key))
         session.flush()
+
+
+def _close_account(user) -> bool:
+    from accounts.closing import DepartureRefused, close_account
+
+    try:
+        close_account(user=user)
+    except DepartureRefused:
+        return False
+    return True
+
+
+def _newcomer(gone, number: int):
+    from accounts.services import register_player
+
+    return register_player(username=f"adv{gone.pk}n{number}", password="x-Strong-pass-8412")
 
 
 def _running(table):
@@ -329,7 +361,13 @@ def ownership_problems(players) -> list[str]:
     from tables.models import Hand, HandPlayer
 
     ids = [user.pk for user in players]
-    issuing = (LedgerTransaction.Kind.GRANT, LedgerTransaction.Kind.RELOAD, LedgerTransaction.Kind.ADJUSTMENT)
+    # What the room gave each player, less what a closed account gave back (its whole bankroll).
+    issuing = (
+        LedgerTransaction.Kind.GRANT,
+        LedgerTransaction.Kind.RELOAD,
+        LedgerTransaction.Kind.ADJUSTMENT,
+        LedgerTransaction.Kind.CLOSURE,
+    )
     issued = dict(
         LedgerEntry.objects.filter(account__user_id__in=ids, transaction__kind__in=issuing)
         .values_list("account__user_id")
@@ -369,7 +407,7 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
         for number in range(1, steps + 1):
             kind = await adversary.step()
             if number % check_every == 0 or number == steps:
-                problems = await _db(chip_problems, players)
+                problems = await _db(chip_problems, [*players, *adversary.closed])
                 if problems:
                     raise ChecksFailed(f"step {number} ({kind}): {problems}")
             if number % 1000 == 0:

@@ -27,3 +27,7 @@ class RequestAlreadyUsed(CashierError):
 
 class ReloadNotAllowed(CashierError):
     pass
+
+
+class AccountClosed(CashierError):
+    """The bankroll belongs to a closed account: no chip comes into it again."""

@@ -67,6 +67,7 @@ class LedgerTransaction(models.Model):
         TOURNEY_FEE = "tourney_fee", _("Tournament entry fee")
         TOURNEY_REFUND = "tourney_refund", _("Tournament refund")
         PRIZE = "prize", _("Tournament prize")
+        CLOSURE = "closure", _("Account closed")
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Built by the cashier from what the movement pays for (never taken from a client): a
@@ -86,7 +87,7 @@ class LedgerTransaction(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text=_("Who asked for it: the player (buy-in, top-up, reload) or the staff member (adjustment)."),
+        help_text=_("Who asked for it: the player (buy-in, top-up, reload, closure) or the staff member (adjustment)."),
     )
     # NULL, not "", for movements nobody asked for (grants, cash-outs): the unique constraint
     # below must let any number of them be.

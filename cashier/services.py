@@ -10,7 +10,9 @@ belong to one seat occupancy (at most one of each), a top-up to one occupancy
 and one request, a reload or a staff adjustment to one player and one request.
 The same request again finds its transaction and moves nothing
 (``Transfer.replayed``); the same key with other data raises
-IdempotencyConflict. A request id (the nonce of a server-made one,
+IdempotencyConflict. When a player closes their account, their whole bankroll goes back to the house
+(``close_bankroll``, once per player) and no chip comes into that bankroll again
+(``AccountClosed``). A request id (the nonce of a server-made one,
 ``accounts.request_ids``) pays for one movement of the user who made it: used
 again for anything else (another seat, another form), it raises
 RequestAlreadyUsed.
@@ -32,6 +34,7 @@ from config.numbers import chips
 from operations import metrics
 
 from .errors import (
+    AccountClosed,
     IdempotencyConflict,
     InsufficientChips,
     InvalidAmount,
@@ -189,6 +192,38 @@ def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfe
     )
 
 
+def close_bankroll(*, user) -> Transfer | None:
+    """Bankroll -> house, everything in it, when the player closes their account: once per
+    player; afterwards nothing is credited to that bankroll again. None when it was empty.
+    The mark of a closed account is the caller's ``User.closed_at``, set in the same
+    transaction: ``_transfer`` reads it under the bankroll's lock, which this holds."""
+    account = bankroll_account(user)
+    with transaction.atomic():
+        locked = LedgerAccount.objects.select_for_update().get(pk=account.pk)
+        if locked.balance == 0:
+            return None
+        return _transfer(
+            kind=Kind.CLOSURE,
+            key=_closure_key(user.pk),
+            reference=f"user:{user.pk}",
+            source=locked,
+            destination=house_account(),
+            amount=locked.balance,
+            requested_by=user,
+        )
+
+
+def _closure_key(user_id: int) -> str:
+    return f"closure:user:{user_id}"
+
+
+def _bankroll_is_closed(account: LedgerAccount) -> bool:
+    from django.contrib.auth import get_user_model
+
+    # Read under the bankroll's lock, which the closing transaction holds until it commits.
+    return get_user_model().objects.filter(pk=account.user_id, closed_at__isnull=False).exists()
+
+
 # --- the one transfer -----------------------------------------------------------
 
 
@@ -336,6 +371,9 @@ def _transfer(
             and LedgerTransaction.objects.filter(created_by=requested_by, request_id=request_id).exists()
         ):
             raise RequestAlreadyUsed(gettext("That request was already made."))
+        payee = locked[destination.pk]
+        if payee.kind == LedgerAccount.Kind.BANKROLL and _bankroll_is_closed(payee):
+            raise AccountClosed(gettext("This account is closed: no chips can be added to it."))
         payer = locked[source.pk]
         if payer.kind != LedgerAccount.Kind.HOUSE and payer.balance < amount:
             raise InsufficientChips(

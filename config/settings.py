@@ -363,3 +363,26 @@ METRICS_PORT = env.int("METRICS_PORT", default=0)
 METRICS_ADDRESS = env.str("METRICS_ADDRESS", default="127.0.0.1")
 # The load balancer's checks answer over plain HTTP too.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# --- Closing and banning accounts (accounts/closing.py) -----------------------------------
+# Called, in the closing's transaction, as step(user=..., closing=..., placeholder=...): the
+# tables app stands the player up everywhere (the accounts app knows nothing of tables).
+ACCOUNT_DEPARTURE_STEPS: list[str] = ["tables.services.departure.leave_every_table"]
+# Files of a player's data download besides the profile and the ledger: functions of a user
+# returning (name, text) pairs (the tables app adds the hands, as exports, and the chat lines).
+ACCOUNT_DATA_FILES: list[str] = ["tables.history.personal_data.personal_data_files"]
+# Data downloads one player may make (django-ratelimit's notation).
+ACCOUNT_DATA_RATE = env.str("ACCOUNT_DATA_RATE", default="5/h")
+
+# --- E-mail: address verification and password resets (accounts/emails.py) ---------------------
+# EMAIL_URL: "consolemail://" (the default: mails are printed on the server's console) or, in
+# production, e.g. "smtp+tls://user:password@smtp.example.com:587" (also smtp+ssl://, smtp://).
+vars().update({key: value for key, value in env.email_url("EMAIL_URL", default="consolemail://").items() if value})
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Omaha Room <noreply@localhost>")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# Seconds a verification link stays valid (3 days); a reset link: Django's PASSWORD_RESET_TIMEOUT.
+EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=24 * 3600)
+# Password-reset requests per client address (answered 429 past it), and reset mails per
+# account (past it, no mail is sent, and the page says the same as always).
+PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
+PASSWORD_RESET_ACCOUNT_RATE = env.str("PASSWORD_RESET_ACCOUNT_RATE", default="3/h")

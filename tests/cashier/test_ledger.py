@@ -168,7 +168,8 @@ def test_audit_chips_command_reports_clean(make_player, capsys):
 
 def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player, make_table, assert_ledger_clean):
     """RULES 7.4: the rules are the same for any chips; this room has play money only, so
-    chips enter only as house grants and reloads, and no movement pays anything out of the room."""
+    chips enter only as house grants and reloads, and no movement pays anything out of the room
+    (a closed account's chips go back to the house)."""
     assert {kind.value for kind in LedgerTransaction.Kind} == {
         "grant",
         "reload",
@@ -181,6 +182,7 @@ def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player,
         "tourney_fee",
         "tourney_refund",
         "prize",
+        "closure",
     }
     player, table = make_player(), make_table()
     cashier.buy_in(user=player, table=table, amount=100, occupancy="seat-session:1", request_id="request-0012")

@@ -1,8 +1,8 @@
 """A stateful adversary against the table and cashier services (hypothesis RuleBasedStateMachine).
 
 Three players at a four-seat table sit, leave, top up, reload, sit out and in, act (in turn,
-out of turn, with stale sequences, wrong amounts), let the clock run out, and replay any
-request id they used before, in any order; on PostgreSQL some requests also race each other
+out of turn, with stale sequences, wrong amounts), let the clock run out, close their
+account, and replay any request id they used before, in any order; on PostgreSQL some requests also race each other
 from threads. After every step:
 
 - the chip audit is clean (ledger balanced, every escrow equal to its table's chips, every
@@ -18,6 +18,7 @@ the real websocket consumers.
 
 import itertools
 import uuid
+from contextlib import suppress
 
 import pytest
 from django.utils import timezone
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from accounts.closing import DepartureRefused, close_account
 from accounts.services import register_player
 from bench.adversary import ownership_problems
 from cashier import services as cashier
@@ -93,6 +95,14 @@ class TableAdversary(RuleBasedStateMachine):
     @rule(player=players)
     def leave(self, player):
         self._try(services.leave, user=self.users[player], table_id=self.table.pk)
+
+    @rule(player=players)
+    def close_the_account(self, player):
+        """The player closes their account (refused while dealt into a running hand): their seat
+        is cashed out and every chip goes back to the house; afterwards every request of theirs
+        is refused, and the invariants hold for them too."""
+        with suppress(DepartureRefused):
+            close_account(user=self.users[player])
 
     @rule(player=players, post_now=st.booleans())
     def sit_out_or_in(self, player, post_now):
