@@ -238,4 +238,5 @@ def test_stored_enum_values_never_change():
         "tourney_fee",
         "tourney_refund",
         "prize",
+        "closure",  # an account closed: its bankroll back to the house
     ]
