@@ -11,5 +11,6 @@ urlpatterns = [
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profile/", views.profile, name="profile"),
     path("profile/reload/", views.reload_bankroll, name="reload"),
+    path("profile/chips/", views.header_chips, name="header_chips"),
     path("language/", languages.set_language, name="set_language"),
 ]

@@ -88,3 +88,12 @@ def reload_bankroll(request):
                 % {"amount": chips(reloaded.amount)},
             )
     return redirect("profile")
+
+
+@login_required
+def header_chips(request):
+    """The header's chips alone (cashier/context_processors.py), for a page that changed them
+    without reloading (a buy-in, top-up or cash-out at a table)."""
+    response = render(request, "cashier/header_chips.html")
+    response["Cache-Control"] = "no-store"
+    return response

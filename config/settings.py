@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "cashier.context_processors.header_chips",  # the bankroll in every page's header
             ],
             "builtins": ["config.template_filters"],  # |chips, |signed_chips
         },
@@ -304,6 +305,8 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": [NONE],
         "frame-ancestors": [NONE],
         "form-action": [SELF],
+        # The web app manifest (config/views.py), for adding the room to a home screen.
+        "manifest-src": [SELF],
     }
 }
 

@@ -48,7 +48,7 @@ def sign_up(page, username):
 
 def open_table(page, table):
     page.goto("/")
-    page.get_by_role("link", name=f"Join {table.name}").click()
+    page.click(f'main a.button[href="/tables/{table.pk}/"]')  # Join, in any language
     # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
 
@@ -57,7 +57,7 @@ def take_seat(page, seat_number, buy_in):
     page.select_option("#sit-form select[name=seat_number]", str(seat_number))
     page.fill("#sit-form input[name=buy_in]", str(buy_in))
     page.click("#sit-form button[type=submit]")
-    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in:,} chips")
+    page.wait_for_selector(f'#seat-panel .seat-summary[data-chips="{buy_in}"]')  # in any language
 
 
 def act(page, kind):
