@@ -44,18 +44,21 @@
 
   // The player's turn came: their cards and buttons into view, if they are not (a phone
   // scrolled down to the chat or the seat panel).
+  // The frames that follow the turn's own (the log, the chat) may move it again: for a
+  // moment after the turn came it is kept in view, then the player scrolls as they like.
   var shownTurn = null;
+  var turnCameAt = 0;
   function showTurn() {
     var controls = document.querySelector("#controls[data-sequence]");
     var turn = controls && controls.querySelector(".your-turn") ? controls.dataset.sequence : null;
-    if (turn && turn !== shownTurn) {
-      var area = controls.closest(".action-area") || controls;
-      var box = area.getBoundingClientRect();
-      if (box.top < 0 || box.bottom > window.innerHeight) {
-        area.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "end" });
-      }
-    }
+    if (turn && turn !== shownTurn) turnCameAt = Date.now();
     shownTurn = turn;
+    if (!turn || Date.now() - turnCameAt > 2000) return;
+    var area = controls.closest(".action-area") || controls;
+    var box = area.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      area.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "end" });
+    }
   }
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {

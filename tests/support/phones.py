@@ -1,7 +1,7 @@
 """Phones for the browser tests: Chromium emulating a touch phone (``is_mobile``, ``has_touch``:
 a page wider than the screen is zoomed out, as a phone does) and what a layout check measures
-on a page: the document's width against the screen's, and every control under 44 x 44 CSS px
-(WCAG 2.5.5; inline text links are exempt)."""
+on a page: the document's width against the screen's, every control under 44 x 44 CSS px
+(WCAG 2.5.5; inline text links are exempt), and the felt's fairness line over a seat."""
 
 from __future__ import annotations
 
@@ -42,7 +42,17 @@ MEASURE = """
       small.push(`${describe(target)}: ${Math.round(box.width)} x ${Math.round(box.height)}`);
     }
   }
-  return {document: document.documentElement.scrollWidth, screen: screen.width, small};
+  // The fairness line must not cover a seat, a bet or the button, nor they it.
+  const covered = [];
+  const fair = document.querySelector('#felt .fair-deal');
+  if (fair && fair.getBoundingClientRect().height > 0) {
+    const f = fair.getBoundingClientRect();
+    for (const other of document.querySelectorAll('#felt .seat, #felt .bet, #felt .dealer-button')) {
+      const o = other.getBoundingClientRect();
+      if (o.width && f.left < o.right && o.left < f.right && f.top < o.bottom && o.top < f.bottom) covered.push(describe(other));
+    }
+  }
+  return {document: document.documentElement.scrollWidth, screen: screen.width, small, covered};
 }
 """ % {"min": MIN_TARGET}  # noqa: UP031 (the script's own braces)
 
@@ -65,6 +75,7 @@ def layout_problems(page) -> list[str]:
     page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
     measured = page.evaluate(MEASURE)
     problems = [f"a control under {MIN_TARGET} px: {each}" for each in measured["small"]]
+    problems += [f"the fairness line overlaps {each}" for each in measured["covered"]]
     if measured["document"] > measured["screen"]:
         problems.insert(0, f"the page is {measured['document']} px wide on a {measured['screen']} px screen")
     page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = false; })")

@@ -2,7 +2,8 @@
 control tapped, never clicked), in English and in Spanish: sign up, open the table, sit,
 play a hand to showdown with the amount shortcuts and the buttons, read the hand's page.
 On their turn each player's cards and buttons are on the screen without scrolling, the
-page is never wider than the screen, and the header's chips follow the buy-in."""
+page is never wider than the screen, the header's chips follow the buy-in, and the page
+keeps the screen awake once seated."""
 
 import re
 
@@ -17,6 +18,12 @@ from ..support.phones import layout_problems, phone_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# A Screen Wake Lock that counts the page's requests (headless Chromium grants none).
+COUNT_WAKE_LOCKS = (
+    "Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {request: () => {"
+    " window.wakeLocks = (window.wakeLocks || 0) + 1;"
+    " return Promise.resolve({addEventListener() {}, release() { return Promise.resolve(); }}); }}});"
+)
 LOBBY = re.compile(r"^https?://[^/]+/$")
 WORDS = {
     "en": {"seat": "Seat {n} · 200 chips", "bankroll": "Bankroll 9,800", "at_tables": "At tables 200"},
@@ -37,7 +44,9 @@ def in_view(page, selector) -> bool:
     try:
         page.wait_for_function(IN_VIEW, arg=selector, timeout=2000)
     except PlaywrightTimeout:
-        return False
+        box = page.eval_on_selector(selector, "e => JSON.stringify(e.getBoundingClientRect())")
+        screenshot(page, "phone-off-screen")
+        raise AssertionError(f"{selector} at {box}, the screen {page.viewport_size}") from None
     return True
 
 
@@ -54,10 +63,12 @@ def sit(page, table, seat, words):
     page.goto("/")
     page.tap(f'main a.button[href="/tables/{table.pk}/"]')
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
+    assert page.evaluate("window.wakeLocks || 0") == 0  # watching: the phone may sleep
     page.select_option("#sit-form select[name=seat_number]", str(seat))
     page.fill("#sit-form input[name=buy_in]", "200")
     page.tap("#sit-form button[type=submit]")
     page.wait_for_selector(f"text={words['seat'].format(n=seat)}")
+    page.wait_for_function("window.wakeLocks >= 1")  # seated: the screen stays awake
 
 
 def tap_act(page, kind):
@@ -77,6 +88,8 @@ def test_two_phone_players_sign_up_sit_and_play_a_hand_to_showdown(
     words = WORDS[language]
     table = in_thread(make_table, name=f"Phone {language} {width}")
     phones = [phone_context(chromium, live_server_url, width, height, locale=language) for _ in range(2)]
+    for context in phones:
+        context.add_init_script(COUNT_WAKE_LOCKS)
     ana, ben = (context.new_page() for context in phones)
     try:
         for page, name, seat in ((ana, "ana", 1), (ben, "ben", 2)):
