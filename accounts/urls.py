@@ -23,5 +23,6 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("profile/chips/", views.header_chips, name="header_chips"),
     path("language/", languages.set_language, name="set_language"),
 ]

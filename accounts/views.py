@@ -215,3 +215,12 @@ class PasswordResetView(auth_views.PasswordResetView):
         if retry_after is not None:
             return too_many_attempts(self.request, "reset", retry_after)
         return super().form_valid(form)
+
+
+@login_required
+def header_chips(request):
+    """The header's chips alone (cashier/context_processors.py), for a page that changed them
+    without reloading (a buy-in, top-up or cash-out at a table)."""
+    response = render(request, "cashier/header_chips.html")
+    response["Cache-Control"] = "no-store"
+    return response

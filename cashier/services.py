@@ -331,7 +331,9 @@ def _checked_request_id(request_id: object) -> str:
 
 def _checked_occupancy(occupancy: object) -> str:
     if not isinstance(occupancy, str) or not _OCCUPANCY.fullmatch(occupancy):
-        raise InvalidRequest(f"A chip movement must name what it pays for; got {occupancy!r}.")
+        raise InvalidRequest(
+            gettext("A chip movement must name what it pays for; got %(occupancy)s.") % {"occupancy": repr(occupancy)}
+        )
     return occupancy
 
 

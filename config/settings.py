@@ -16,6 +16,8 @@ import jinja2
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
+from config.catalogue import compiled_locale_paths
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -86,6 +88,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "operations.context_processors.room_maintenance",  # read only by a page that shows it
+                "cashier.context_processors.header_chips",  # the bankroll in every page's header
             ],
             "builtins": ["config.template_filters"],  # |chips, |signed_chips
         },
@@ -251,7 +254,9 @@ CELERY_BEAT_SCHEDULE = {
 LANGUAGE_CODE = "en"
 # The room's languages; adding one: README "Adding a language".
 LANGUAGES = [("en", "English"), ("es", "Español")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The .mo files are compiled from the .po files here, in Python, when missing or older
+# (config/catalogue.py): every process of every deployment speaks every language.
+LOCALE_PATHS = compiled_locale_paths(BASE_DIR / "locale")
 # Chips are written as each language's rooms write them ("1.000" in Spanish): config/formats.
 FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
@@ -303,6 +308,8 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": [NONE],
         "frame-ancestors": [NONE],
         "form-action": [SELF],
+        # The web app manifest (config/views.py), for adding the room to a home screen.
+        "manifest-src": [SELF],
     }
 }
 

@@ -19,7 +19,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
+from config.numbers import chips
 from tables.engine import Hand as EngineHand
 from tables.engine.events import EventType
 from tables.models import ChatMessage, ChatMute, Table
@@ -69,19 +71,22 @@ def send_message(*, user, table_id: int, text: str, now: datetime | None = None)
     """A player's (or a watcher's) message to a table's chat."""
     now = now or timezone.now()
     if not getattr(user, "is_authenticated", False):
-        raise ChatRefused("Log in to chat.")
+        raise ChatRefused(gettext("Log in to chat."))
     if user.chat_muted:
-        raise ChatRefused("The staff have muted you in chat.")
+        raise ChatRefused(gettext("The staff have muted you in chat."))
     text = clean_text(text if isinstance(text, str) else "")
     if not text:
-        raise ChatRefused("Type a message first.")
-    if len(text) > settings.CHAT_MAX_CHARS:
-        raise ChatRefused(f"A message is at most {settings.CHAT_MAX_CHARS} characters.")
+        raise ChatRefused(gettext("Type a message first."))
+    if len(text) > (limit := settings.CHAT_MAX_CHARS):
+        raise ChatRefused(
+            ngettext("A message is at most %(count)s character.", "A message is at most %(count)s characters.", limit)
+            % {"count": chips(limit)}
+        )
     table = Table.objects.filter(pk=table_id, is_active=True).first()
     if table is None:
-        raise ChatRefused("This table is closed.")
+        raise ChatRefused(gettext("This table is closed."))
     if not _within_rate(user.pk):
-        raise ChatRefused("You are sending messages too fast: wait a few seconds.")
+        raise ChatRefused(gettext("You are sending messages too fast: wait a few seconds."))
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, author=user, text=text, created_at=now)
         prune(now, table_id=table.pk)  # the embedded default has no beat to prune hourly
@@ -139,14 +144,14 @@ def prune(now: datetime | None = None, table_id: int | None = None) -> int:
 
 def _other_player(user, player_id: object):
     if not getattr(user, "is_authenticated", False):
-        raise ChatRefused("Log in to chat.")
+        raise ChatRefused(gettext("Log in to chat."))
     if isinstance(player_id, bool) or not isinstance(player_id, int):
-        raise ChatRefused("Unknown player.")
+        raise ChatRefused(gettext("Unknown player."))
     if player_id == user.pk:
-        raise ChatRefused("You cannot mute yourself.")
+        raise ChatRefused(gettext("You cannot mute yourself."))
     player = get_user_model().objects.filter(pk=player_id).first()
     if player is None:
-        raise ChatRefused("Unknown player.")
+        raise ChatRefused(gettext("Unknown player."))
     return player
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from tables.engine import fairness
 from tables.models import DealContribution, Seat, Table
@@ -77,17 +78,17 @@ def contribute(*, user, table_id: int, seed_commitment: str, value: str) -> Deal
     """Record a seated player's random value for the hand to be dealt under ``seed_commitment``."""
     seed_commitment, value = str(seed_commitment).lower(), str(value).lower()
     if not HEX_32_BYTES.fullmatch(value):
-        raise TableError("A contribution is 64 hexadecimal digits (32 bytes).")
+        raise TableError(gettext("A contribution is 64 hexadecimal digits (32 bytes)."))
     with transaction.atomic():
         table = lock_table(table_id)
         if not Seat.objects.filter(table=table, player=user).exists():
-            raise TableError("You have no seat at this table.")
+            raise TableError(gettext("You have no seat at this table."))
         if not table.next_seed_commitment or seed_commitment != table.next_seed_commitment:
-            raise TableError("That hand has already been dealt: your browser will send for the next one.")
+            raise TableError(gettext("That hand has already been dealt: your browser will send for the next one."))
         try:
             with transaction.atomic():
                 return DealContribution.objects.create(
                     table=table, seed_commitment=seed_commitment, player=user, value=value
                 )
         except IntegrityError:
-            raise TableError("Your contribution to the next hand is already in.") from None
+            raise TableError(gettext("Your contribution to the next hand is already in.")) from None

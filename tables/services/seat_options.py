@@ -9,9 +9,11 @@ when a hand ends, both inside their transaction, under the table lock.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from cashier import services as cashier
 from cashier.selectors import bankroll_balance
+from config.numbers import chips
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import dealt_into, running_hand
 
@@ -29,12 +31,15 @@ def set_seat_options(
         table = lock_table(table_id)
         seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, player=user).first()
         if seat is None:
-            raise TableError("You have no seat at this table.")
+            raise TableError(gettext("You have no seat at this table."))
         target = auto_top_up_to or 0
         if isinstance(target, bool) or not isinstance(target, int) or target < 0:
-            raise TableError("Enter a whole number of chips for the auto top-up.")
+            raise TableError(gettext("Enter a whole number of chips for the auto top-up."))
         if target and not table.min_buy_in <= target <= table.max_buy_in:
-            raise TableError(f"Auto top-up goes back to {table.min_buy_in:,} to {table.max_buy_in:,} chips.")
+            raise TableError(
+                gettext("Auto top-up goes back to %(low)s to %(high)s chips.")
+                % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
+            )
         seat.sit_out_next_big_blind = bool(sit_out_next_big_blind)
         seat.leave_after_hand = bool(leave_after_hand)
         seat.auto_top_up_to = target

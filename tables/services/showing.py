@@ -5,13 +5,14 @@ engine's ``show_uncontested`` adds a ``cards_shown`` event to the hand's log."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tables.engine.errors import IllegalAction
 from tables.models import Hand, HandPlayer
 from tables.selectors.hands import latest_hand, logged_events, rebuild
 
 from .changes import mark_changed
-from .errors import TableError
+from .errors import TableError, refusal_text
 from .event_log import append_events
 from .locking import lock_table
 
@@ -21,16 +22,16 @@ def show_cards(*, user, table_id: int) -> Hand:
         table = lock_table(table_id)
         hand = latest_hand(table)
         if hand is None or hand.state != Hand.State.COMPLETE:
-            raise TableError("Cards are shown this way only after the hand.")
+            raise TableError(gettext("Cards are shown this way only after the hand."))
         played = HandPlayer.objects.filter(hand=hand, player=user).first()
         if played is None:
-            raise TableError("You did not play the last hand.")
+            raise TableError(gettext("You did not play the last hand."))
         events = logged_events(hand)
         engine = rebuild(hand, events)
         try:
             shown = engine.show_uncontested(played.seat)
         except IllegalAction as refusal:
-            raise TableError(str(refusal)) from None
+            raise TableError(refusal_text(refusal)) from None
         append_events(hand, shown, first_sequence=len(events))
         hand.sequence += 1  # a new state of the hand: screens replay it afresh
         hand.save(update_fields=["sequence"])

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.models import Seat, Table, WaitingListEntry
 
@@ -25,13 +26,13 @@ def join_waiting_list(*, user, table_id: int, now: datetime | None = None) -> Wa
     with transaction.atomic():
         table = lock_table(table_id)
         if not table.is_active or table.closing:
-            raise TableError("This table is closed.")
+            raise TableError(gettext("This table is closed."))
         if Seat.objects.filter(table=table, player=user).exists():
-            raise TableError("You already have a seat at this table.")
+            raise TableError(gettext("You already have a seat at this table."))
         if WaitingListEntry.objects.filter(table=table, player=user).exists():
-            raise TableError("You are already on the waiting list.")
+            raise TableError(gettext("You are already on the waiting list."))
         if seats_free_for(table, user, now) > 0:
-            raise TableError("A seat is free: take it.")
+            raise TableError(gettext("A seat is free: take it."))
         entry = WaitingListEntry.objects.create(table=table, player=user, joined_at=now)
         _recount(table)
         mark_changed(table)
@@ -44,7 +45,7 @@ def leave_waiting_list(*, user, table_id: int, now: datetime | None = None) -> N
         table = lock_table(table_id)
         deleted, _ = WaitingListEntry.objects.filter(table=table, player=user).delete()
         if not deleted:
-            raise TableError("You are not on the waiting list.")
+            raise TableError(gettext("You are not on the waiting list."))
         _recount(table)
         offer_free_seats(table, now)
         mark_changed(table)

@@ -1,6 +1,7 @@
 """Chromium for the browser tests, calling the services beside Playwright's event loop, and
 what a person does on the pages (sign up, open a table, take a seat, act)."""
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from .processes import ROOT
@@ -43,12 +44,12 @@ def sign_up(page, username):
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit]")
-    page.wait_for_url("**/")
+    page.wait_for_url(re.compile(r"^https?://[^/]+/$"))  # the lobby (the sign-up page's own URL ends in / too)
 
 
 def open_table(page, table):
     page.goto("/")
-    page.get_by_role("link", name=f"Join {table.name}").click()
+    page.click(f'main a.button[href="/tables/{table.pk}/"]')  # Join, in any language
     # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
 
@@ -57,7 +58,7 @@ def take_seat(page, seat_number, buy_in):
     page.select_option("#sit-form select[name=seat_number]", str(seat_number))
     page.fill("#sit-form input[name=buy_in]", str(buy_in))
     page.click("#sit-form button[type=submit]")
-    page.wait_for_selector(f"text=Seat {seat_number} · {buy_in:,} chips")
+    page.wait_for_selector(f'#seat-panel .seat-summary[data-chips="{buy_in}"]')  # in any language
 
 
 def act(page, kind):

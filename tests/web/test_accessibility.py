@@ -27,11 +27,13 @@ def assert_accessible(page) -> None:
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (scripts/ensure-services installs it)")
-@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
-def test_the_pages_have_no_serious_accessibility_violation(open_tab, make_table, viewport):
+@pytest.mark.parametrize(
+    ("viewport", "locale"), [(None, None), (PHONE, None), (PHONE, "es-ES")], ids=["desktop", "phone", "phone-es"]
+)
+def test_the_pages_have_no_serious_accessibility_violation(open_tab, make_table, viewport, locale):
     table = make_table(name="Axe PL", time_bank_initial_seconds=30, time_bank_cap_seconds=60)
-    width = "phone" if viewport else "desktop"
-    alice = open_tab(viewport) if viewport else open_tab()
+    width = ("phone" if viewport else "desktop") + (f"_{locale[:2]}" if locale else "")
+    alice = open_tab(viewport, locale=locale) if viewport else open_tab()
     bob = open_tab()
     sign_up(alice, f"axe_alice_{width}")
     sign_up(bob, f"axe_bob_{width}")

@@ -89,7 +89,8 @@ def test_pot_limit_hand_to_showdown_with_a_spectator(open_tab, make_table):
     screenshot(bob, "table-phone-showdown")
     screenshot(spectator, "table-desktop-showdown-spectator")
 
-    # The four-colour deck: diamonds blue, clubs green; remembered by the browser.
+    # The four-colour deck (under Settings): diamonds blue, clubs green; remembered by the browser.
+    spectator.click("details.settings summary")
     spectator.check("#four-colour-deck")
     diamond_colour = "el => getComputedStyle(el).color"
     assert spectator.eval_on_selector('#felt [data-card="Kd"]', diamond_colour) == "rgb(21, 101, 192)"

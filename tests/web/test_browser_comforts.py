@@ -237,6 +237,7 @@ def test_seat_choices_the_big_bet_guard_and_showing_after_an_uncalled_win(open_t
         take_seat(page, seat, 10 if page is alice else 200)
     alice.check("#seat-panel .seat-options-form input[name=auto_top_up]")  # back to 200 (the default box value)
     run_until(lambda: Seat.objects.get(table=table, number=1).auto_top_up_to == 200)
+    alice.click("details.settings summary")  # the preferences are under Settings
     alice.check("#big-bet-confirm-choice")
     in_thread(services.start_hand_if_due, table_id=table.pk, deck=deck_from(SHOWDOWN_DECK))
     alice.wait_for_selector('#controls button[data-act="raise"]')
