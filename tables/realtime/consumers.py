@@ -116,7 +116,7 @@ class TableConsumer(GuardedConsumer):
         # The handshake is answered before any database work: in a reconnect storm the
         # database thread is the queue, and a handshake waiting in it would time out and be
         # retried, adding to the queue it waits in.
-        if not await self.admit(self.presence):
+        if not await self.admit((*self.presence, sockets.table_language_key(self.table_id, self.language))):
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user.is_authenticated:
@@ -241,6 +241,9 @@ class TableConsumer(GuardedConsumer):
     async def table_changed(self, event):
         if event["version"] <= self.sent_version:
             return
+        if self.language not in event["digests"]:
+            await self.send_snapshot()  # not rendered in this socket's language: nobody read it there yet
+            return
         if self.user.is_authenticated and self.user.pk in event["players"]:
             self.spectator_key = None
             await self.join_halves(event["version"], "table", event)  # shown with the player's own
@@ -248,9 +251,7 @@ class TableConsumer(GuardedConsumer):
         if event["spectator_key"] != self.spectator_key:
             await self.send_snapshot()  # the seat forms change: rendered for this viewer
             return
-        fragments = self.seen.rebuild(
-            in_language(event["fragments"], self.language), in_language(event["digests"], self.language)
-        )
+        fragments = self.seen.rebuild(event["fragments"][self.language], event["digests"][self.language])
         if fragments is None:
             await self.send_snapshot()
             return
@@ -276,9 +277,10 @@ class TableConsumer(GuardedConsumer):
         for done in [v for v in self.halves if v <= version]:
             del self.halves[done]
         table = halves["table"]
-        public = self.seen.rebuild(
-            in_language(table["fragments"], self.language), in_language(table["digests"], self.language)
-        )
+        if self.language not in table["digests"]:
+            await self.send_snapshot()  # not rendered in this socket's language
+            return
+        public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
         own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
         if public is None or own is None:
             await self.send_snapshot()

@@ -33,6 +33,8 @@ from tables.presentation.chat import chat_append_fragment
 from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import room_languages, screens
+from tables.presentation.view_models import RenderedFragments
+from tables.realtime import sockets
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -41,6 +43,7 @@ logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 _sent = SentDigests()
+_rendered = RenderedFragments()
 
 
 def table_group(table_id: int) -> str:
@@ -71,7 +74,8 @@ def on_table_change(change: TableChange) -> None:
 def _publish(layer, change: TableChange) -> None:
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
-        messages = _screen_messages(change.table_id, screens(state, timezone.now()))
+        rendered = screens(state, timezone.now(), _rendered, listening_languages(change.table_id))
+        messages = _screen_messages(change.table_id, rendered)
         loop = _server_loop()
         if loop is None:
             async_to_sync(_send_all)(layer, messages)
@@ -88,6 +92,15 @@ def _publish(layer, change: TableChange) -> None:
             async_to_sync(layer.group_send)(
                 LOBBY_GROUP, {"type": "lobby.row", "table_id": change.table_id, "html": html}
             )
+
+
+def listening_languages(table_id: int) -> list[str]:
+    """The languages some open socket of the table reads it in, over every server process
+    (``sockets``): the public fragments are rendered in those only. A socket that opens in
+    another language between two changes reads its snapshot on the next (``consumers``)."""
+    keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
+    totals = sockets.counts.totals(keys.values())
+    return [language for language, key in keys.items() if totals[key] > 0]
 
 
 def in_every_language(render) -> dict[str, str]:
