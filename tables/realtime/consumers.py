@@ -63,7 +63,9 @@ class LobbyConsumer(GuardedConsumer):
         if not await self.admit():
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
+        # On a snapshot thread, as a table's: a loop of lobby connects does not queue on the
+        # database thread ahead of the players' actions.
+        await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
 
     async def disconnect(self, code):
         await self.release()
@@ -73,7 +75,7 @@ class LobbyConsumer(GuardedConsumer):
         return [*super().memberships(), LOBBY_GROUP]
 
     async def catch_up(self) -> None:
-        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
+        await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
