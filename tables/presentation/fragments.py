@@ -9,18 +9,18 @@ them), their controls and seat forms. The templates are Jinja2
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from django.template import engines
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from config.jinja2 import fragment_translations
 from tables.selectors.lobby import LobbyRow
 
 from .layout import seat_spots
-from .table_view import TableView
+from .table_view import SeatView, TableView
 from .view_models import (
     Memo,
     controls_model,
@@ -28,6 +28,7 @@ from .view_models import (
     hand_log_model,
     own_seat_model,
     reuse_or_render,
+    seat_box_model,
     seat_panel_model,
 )
 from .viewer_view import ViewerView
@@ -44,12 +45,31 @@ def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str
     """``memo``: what was rendered last for this audience (``view_models``), reused where the
     view model is the same, and updated."""
     context = {"view": view, "me": None}
+    felt_context = {**context, "seat_boxes": _seat_boxes(view, None, memo)}
     return {
-        "felt": _render(PUBLIC_FRAGMENTS["felt"], context),  # it carries the version: new every time
+        "felt": _render(PUBLIC_FRAGMENTS["felt"], felt_context),  # it carries the version: new every time
         "hand-log": reuse_or_render(
             memo, "hand-log", hand_log_model(view, None), lambda: _render(PUBLIC_FRAGMENTS["hand-log"], context)
         ),
     }
+
+
+def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> dict[int, Markup]:
+    """Each seat's box on the felt (the viewer's own as they see it), each reused from
+    ``memo`` while its view model is the same."""
+    ui = _macros()
+    own = me.own_seat if me is not None else None
+    boxes = {}
+    for seat in view.seats:
+        shown = own if own is not None and own.number == seat.number else seat
+        model = seat_box_model(view, shown)
+        html = reuse_or_render(memo, f"seat-{seat.number}", model, partial(_seat_box_html, ui, shown, view))
+        boxes[seat.number] = Markup(html)
+    return boxes
+
+
+def _seat_box_html(ui, seat: SeatView, view: TableView) -> str:
+    return str(ui.seat_box(seat, view))
 
 
 def viewer_fragments(

@@ -32,7 +32,9 @@ class HandLogModel:
 
 
 @dataclass(frozen=True)
-class OwnSeatModel:
+class SeatBoxModel:
+    """A seat's box on the felt (``seat_box``), the public one or its owner's own."""
+
     seat: SeatView
     clock: TurnClock | None  # only while it is this seat's turn
     seats_open: bool
@@ -83,11 +85,12 @@ def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
     )
 
 
-def own_seat_model(view: TableView, me: ViewerView) -> OwnSeatModel | None:
-    seat = me.own_seat
-    if seat is None:
-        return None
-    return OwnSeatModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
+def seat_box_model(view: TableView, seat: SeatView) -> SeatBoxModel:
+    return SeatBoxModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
+
+
+def own_seat_model(view: TableView, me: ViewerView) -> SeatBoxModel | None:
+    return None if me.own_seat is None else seat_box_model(view, me.own_seat)
 
 
 def dealt_model(me: ViewerView) -> DealtModel | None:

@@ -99,7 +99,9 @@ def listening_languages(table_id: int) -> list[str]:
     (``sockets``): the public fragments are rendered in those only. A socket that opens in
     another language between two changes reads its snapshot on the next (``consumers``)."""
     keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
-    totals = sockets.counts.totals(keys.values())
+    here = sockets.counts.here(keys.values())
+    elsewhere = [key for key in keys.values() if not here[key]]  # asked of the cache only when needed
+    totals = {**here, **(sockets.counts.totals(elsewhere) if elsewhere else {})}
     return [language for language, key in keys.items() if totals[key] > 0]
 
 

@@ -74,6 +74,11 @@ class SocketCounts:
             mirror = {self._cache_key(key): self._counts.get(key, 0) for key in keys}
         _quietly(cache.set_many, mirror, timeout=EXPIRES_SECONDS)
 
+    def here(self, keys: Iterable[SocketKey]) -> dict[SocketKey, int]:
+        """Open sockets per key in this process only (exact, and no trip to the cache)."""
+        with self._lock:
+            return {key: self._counts.get(key, 0) for key in keys}
+
     def totals(self, keys: Iterable[SocketKey]) -> dict[SocketKey, int]:
         """Open sockets per key, over every live server process (this one exactly)."""
         self._ensure_beating()

@@ -124,7 +124,7 @@ def test_only_a_seated_player_has_seat_options(heads_up, make_player):
 
 def test_the_same_options_again_change_nothing_and_announce_nothing(heads_up, django_capture_on_commit_callbacks):
     """A request that changes nothing bumps no version and renders nothing (capacity)."""
-    table, alice, bob = heads_up
+    table, _alice, bob = heads_up
     options(table, bob, auto_top_up_to=table.max_buy_in)
     table.refresh_from_db()
     version = table.version

@@ -6,12 +6,13 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tables.models import Table
 from tables.presentation import fragments
 from tables.presentation.fragments import render_fragment, viewer_fragments
 from tables.presentation.screens import screens, views_for
+from tables.presentation.table_view import public_view
 from tables.presentation.view_models import RenderedFragments
 from tables.selectors.hands import rebuild
 from tables.selectors.table_state import load_table_state
@@ -50,6 +51,11 @@ def test_reused_fragments_are_exactly_what_rendering_gives(make_player, make_tab
             state = load_table_state(table.pk)
             now += timedelta(milliseconds=rng.randint(0, 3000))
             assert screens(state, now, memo) == screens(state, now)
+            public = screens(state, now, memo).public
+            for language in ("en", "es"):  # the felt from its seat boxes: as the template writes it
+                with translation.override(language):
+                    direct = render_fragment("tables/felt.html", {"view": public_view(state, now), "me": None})
+                assert public[language]["felt"] == direct
             for player in players.values():  # the controls' slot filled in: as the template writes them
                 view, me = views_for(state, player, now)
                 direct = render_fragment("tables/controls.html", {"view": view, "me": me, "request_id": "x"})
