@@ -43,7 +43,7 @@ from tables.selectors.table_state import load_table_state
 from tables.services import chat, presence, seat_options, showing
 from tables.services.errors import refusal_text
 
-from . import sockets
+from . import admission, sockets
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
 
@@ -60,12 +60,17 @@ class LobbyConsumer(GuardedConsumer):
     a socket only sends its snapshot and forwards them."""
 
     async def connect(self):
-        if not await self.admit():
+        if await self.busy_refusal():
             return
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        # On a snapshot thread, as a table's: a loop of lobby connects does not queue on the
-        # database thread ahead of the players' actions.
-        await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
+        try:
+            if not await self.admit():
+                return
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+            # On a snapshot thread, as a table's: a loop of lobby connects does not queue on the
+            # database thread ahead of the players' actions.
+            await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
+        finally:
+            self.settled()
 
     async def disconnect(self, code):
         await self.release()
@@ -115,6 +120,17 @@ class TableConsumer(GuardedConsumer):
         if self.user.is_authenticated:
             self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
             self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
+        # Past the process's bound of work in flight a watcher's socket is refused (1013), a
+        # seated player's still taken (``admission``): who is seated comes from the cache.
+        user_id = self.user.pk if self.user.is_authenticated else None
+        if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id)):
+            return
+        try:
+            await self.open_socket()
+        finally:
+            self.settled()
+
+    async def open_socket(self):
         # The handshake is answered before any database work: in a reconnect storm the
         # database thread is the queue, and a handshake waiting in it would time out and be
         # retried, adding to the queue it waits in.
@@ -154,7 +170,11 @@ class TableConsumer(GuardedConsumer):
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
             # The change's screens are queued for this socket before this returns.
-            await database_sync_to_async(self.perform)(command, data)
+            admission.in_flight.enter()
+            try:
+                await database_sync_to_async(self.perform)(command, data)
+            finally:
+                admission.in_flight.leave()
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             self.showing_error = True
             await self.send_html(error_fragment(refusal_text(refusal)))

@@ -34,7 +34,7 @@ from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import room_languages, screens
 from tables.presentation.view_models import RenderedFragments
-from tables.realtime import sockets
+from tables.realtime import admission, sockets
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -75,6 +75,7 @@ def _publish(layer, change: TableChange) -> None:
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
         rendered = screens(state, timezone.now(), _rendered, listening_languages(change.table_id))
+        admission.remember_seated(change.table_id, rendered.players)  # for sockets admitted past the bound
         messages = _screen_messages(change.table_id, rendered)
         loop = _server_loop()
         if loop is None:
