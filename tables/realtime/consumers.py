@@ -31,7 +31,7 @@ from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
 from cashier.errors import RequestAlreadyUsed
 from tables import services
-from tables.forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from tables.forms import FrameError, parse_frame, seat_forms_purpose
 from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
 from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
@@ -40,15 +40,13 @@ from tables.realtime.notify import LOBBY_GROUP, player_group, table_group
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
-from tables.services import chat, presence, seat_options, showing
+from tables.services import presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
+from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
-
-# Commands that move chips: they carry the seat forms' one-time request id.
-KEYED_COMMANDS = ("sit", "top_up")
 
 
 class SessionEnded(Exception):
@@ -162,10 +160,11 @@ class TableConsumer(GuardedConsumer):
             await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
             return
         try:
-            command, data = parse_frame(text_data)
+            command, data = parse_frame(text_data, FRAME_FORMS)
+            keyed = COMMANDS[command].keyed
             if not self.user.is_authenticated:
-                raise FrameError(gettext("Log in to chat.") if command in CHAT_COMMANDS else gettext("Log in to play."))
-            if command in KEYED_COMMANDS:
+                raise FrameError(gettext("Log in to chat.") if COMMANDS[command].chat else gettext("Log in to play."))
+            if keyed:
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
@@ -187,7 +186,7 @@ class TableConsumer(GuardedConsumer):
             self.showing_error = True
             await self.send_html(error_fragment(refusal_text(refusal)))
             return
-        if command in KEYED_COMMANDS:
+        if keyed:
             await self.renew_request_id()
         if self.showing_error:
             self.showing_error = False
@@ -206,52 +205,9 @@ class TableConsumer(GuardedConsumer):
 
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
-        user, table_id = self.user, self.table_id
-        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), user.pk):
+        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), self.user.pk):
             raise SessionEnded
-        if command in PLAY_ACTIONS:
-            services.act(table_id=table_id, user=user, kind=command, amount=data["amount"], sequence=data["sequence"])
-        elif command == "sit":
-            services.take_seat(
-                user=user,
-                table_id=table_id,
-                seat_number=data["seat_number"],
-                buy_in=data["buy_in"],
-                post_big_blind_now=data["big_blind"] == "now",
-                request_id=data["request_id"],
-            )
-        elif command == "top_up":
-            services.top_up(user=user, table_id=table_id, amount=data["amount"], request_id=data["request_id"])
-        elif command == "sit_in":
-            services.sit_in(user=user, table_id=table_id, post_big_blind_now=data["big_blind"] == "now")
-        elif command == "sit_out":
-            services.sit_out(user=user, table_id=table_id)
-        elif command == "leave":
-            services.leave(user=user, table_id=table_id)
-        elif command == "show_cards":
-            showing.show_cards(user=user, table_id=table_id)
-        elif command == "join_waiting_list":
-            services.join_waiting_list(user=user, table_id=table_id)
-        elif command == "leave_waiting_list":
-            services.leave_waiting_list(user=user, table_id=table_id)
-        elif command == "seat_options":
-            seat_options.set_seat_options(
-                user=user,
-                table_id=table_id,
-                sit_out_next_big_blind=data["sit_out_next_big_blind"],
-                leave_after_hand=data["leave_after_hand"],
-                auto_top_up_to=data["auto_top_up_to"] if data["auto_top_up"] else 0,
-            )
-        elif command == "chat":
-            chat.send_message(user=user, table_id=table_id, text=data["text"])
-        elif command == "mute":
-            chat.mute(user=user, player_id=data["player"])
-        elif command == "unmute":
-            chat.unmute(user=user, player_id=data["player"])
-        elif command == "contribute":
-            services.contribute(
-                user=user, table_id=table_id, seed_commitment=data["seed_commitment"], value=data["value"]
-            )
+        COMMANDS[command].service(self.user, self.table_id, data)
 
     async def renew_request_id(self) -> None:
         """The seat forms' request id was used: the forms on the page get a fresh one, so a
