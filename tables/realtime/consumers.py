@@ -36,7 +36,7 @@ from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
 from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from tables.presentation.screens import screen_for
-from tables.realtime.notify import LOBBY_GROUP, player_group, table_group
+from tables.realtime.notify import LOBBY_GROUP, PlayerChanged, TableChanged, player_group, table_group
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
@@ -216,7 +216,7 @@ class TableConsumer(GuardedConsumer):
         if "seat-panel" in self.sent:
             await self.send_html(self.sent["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id))
 
-    async def table_changed(self, event):
+    async def table_changed(self, event: TableChanged):
         if event["version"] <= self.sent_version:
             return
         if self.language not in event["digests"]:
@@ -235,7 +235,7 @@ class TableConsumer(GuardedConsumer):
             return
         await self.send_fragments(event["version"], fragments)
 
-    async def player_changed(self, event):
+    async def player_changed(self, event: PlayerChanged):
         if event["version"] > self.sent_version:
             self.spectator_key = None
             if event["language"] != self.language:
