@@ -72,6 +72,8 @@ def play(hands: int) -> dict:
     from tables.engine import HandConfig
     from tables.engine.cards import parse_cards
     from tables.engine.log import actions_from_events
+    from tables.presentation.screens import room_languages
+    from tables.realtime import sockets
     from tables.selectors.hands import logged_events
 
     from .load.report import audit
@@ -79,6 +81,9 @@ def play(hands: int) -> dict:
 
     tag = uuid.uuid4().hex[:6]
     table = make_table(f"write-path-{tag}", action_seconds=300, countdown_seconds=60)
+    # As in a room where sockets read the table in every language: its public screens are
+    # rendered in each (they are rendered only in the languages some socket reads).
+    sockets.counts.opened([sockets.table_language_key(table.pk, language) for language in room_languages()])
     users = {}
     for number in range(1, 7):
         users[number] = make_user(f"wp{tag}s{number}")

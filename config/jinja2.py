@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 from jinja2 import Environment
@@ -51,6 +52,16 @@ def _ngettext(singular: str, plural: str, number: int) -> str:
     return catalogue.ngettext(singular, plural, number)  # type: ignore[attr-defined]
 
 
+def _url(name: str, args=()) -> str:
+    """``reverse``, remembered: a fragment asks for the same few addresses on every render."""
+    return _reverse(name, tuple(args), get_script_prefix())
+
+
+@lru_cache(maxsize=1024)
+def _reverse(name: str, args: tuple, _script_prefix: str) -> str:
+    return reverse(name, args=args)
+
+
 def environment(**options) -> Environment:
     env = Environment(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(
@@ -60,6 +71,6 @@ def environment(**options) -> Environment:
         pgettext=translation.pgettext,
         npgettext=translation.npgettext,
     )
-    env.globals.update(url=lambda name, args=(): reverse(name, args=args), static=static)
+    env.globals.update(url=_url, static=static)
     env.filters.update(chips=chips, signed_chips=signed_chips)  # "1,000" / "1.000": config.numbers
     return env

@@ -351,6 +351,10 @@ WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3
 # Threads of each server process that read the screens sockets show on connecting, beside
 # the one database thread of the players' actions (tables/realtime/snapshot_threads.py).
 SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
+# Work a server process has in flight (sockets opening, frames being served) past which it
+# refuses watchers' new sockets with 1013; seated players' up to twice this
+# (tables/realtime/admission.py).
+WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

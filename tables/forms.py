@@ -9,6 +9,7 @@ player: anything malformed stops here.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
@@ -21,7 +22,6 @@ MAX_CHIPS = 10**12
 MAX_SEQUENCE = 10**9
 MAX_FRAME_CHARS = 4096
 
-PLAY_ACTIONS = ("fold", "check", "call", "bet", "raise")
 # RULES 2.7, 2.11: one big blind, a live bet, and no dead small blind.
 BIG_BLIND_CHOICES = [
     ("wait", gettext_lazy("Wait for the big blind")),
@@ -91,34 +91,14 @@ class MuteForm(forms.Form):
     player = forms.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
-CHAT_COMMANDS = ("chat", "mute", "unmute")
-
-
-FRAME_FORMS: dict[str, type[forms.Form]] = {
-    **dict.fromkeys(PLAY_ACTIONS, ActionForm),
-    "sit": TakeSeatForm,
-    "sit_in": SitInForm,
-    "sit_out": NoFieldsForm,
-    "top_up": TopUpForm,
-    "leave": NoFieldsForm,
-    "seat_options": SeatOptionsForm,
-    "join_waiting_list": NoFieldsForm,
-    "show_cards": NoFieldsForm,
-    "leave_waiting_list": NoFieldsForm,
-    "chat": ChatForm,
-    "mute": MuteForm,
-    "unmute": MuteForm,
-    "contribute": ContributeForm,
-}
-
-
 def seat_forms_purpose(table_id: int) -> str:
     """What the request ids of a table's seat forms are for (``accounts.request_ids``)."""
     return f"seat-forms:{table_id}"
 
 
-def parse_frame(text: object) -> tuple[str, dict]:
-    """``(command, cleaned data)`` for one websocket text frame, or ``FrameError``."""
+def parse_frame(text: object, frame_forms: Mapping[str, type[forms.Form]]) -> tuple[str, dict]:
+    """``(command, cleaned data)`` for one websocket text frame, or ``FrameError``;
+    ``frame_forms``: the form of each command (``tables.realtime.commands``)."""
     if not isinstance(text, str) or len(text) > MAX_FRAME_CHARS:
         raise FrameError(gettext("That message could not be read."))
     try:
@@ -128,12 +108,12 @@ def parse_frame(text: object) -> tuple[str, dict]:
     if not isinstance(frame, dict):
         raise FrameError(gettext("That message could not be read."))
     command = frame.get("action")
-    if not isinstance(command, str) or command not in FRAME_FORMS:
+    if not isinstance(command, str) or command not in frame_forms:
         raise FrameError(gettext("Unknown action."))
     # Form fields expect strings (what htmx sends); JSON numbers are accepted too, other types are not.
     if any(isinstance(value, (dict, list, bool)) for key, value in frame.items() if key != "HEADERS"):
         raise FrameError(gettext("That message could not be read."))
-    form = FRAME_FORMS[command](frame)
+    form = frame_forms[command](frame)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
         label = FIELD_LABELS.get(field, field.replace("_", " "))

@@ -9,17 +9,28 @@ them), their controls and seat forms. The templates are Jinja2
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from django.template import engines
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from markupsafe import Markup, escape
 
 from config.jinja2 import fragment_translations
 from tables.selectors.lobby import LobbyRow
 
 from .layout import seat_spots
-from .table_view import TableView
+from .table_view import SeatView, TableView
+from .view_models import (
+    Memo,
+    controls_model,
+    dealt_model,
+    hand_log_model,
+    own_seat_model,
+    reuse_or_render,
+    seat_box_model,
+    seat_panel_model,
+)
 from .viewer_view import ViewerView
 
 PUBLIC_FRAGMENTS = {"felt": "tables/felt.html", "hand-log": "tables/hand_log.html"}
@@ -27,28 +38,72 @@ PUBLIC_FRAGMENTS = {"felt": "tables/felt.html", "hand-log": "tables/hand_log.htm
 PATCHES = {"felt": ("own-seat",), "hand-log": ("dealt-to-you",)}
 # The seat forms' one-time request id belongs to each socket: it replaces this in "seat-panel".
 REQUEST_ID_SLOT = "request-id-slot"
+WAITING_FOR_SLOT = "waiting-for-slot"
 
 
-def public_fragments(view: TableView) -> dict[str, str]:
+def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str]:
+    """``memo``: what was rendered last for this audience (``view_models``), reused where the
+    view model is the same, and updated."""
     context = {"view": view, "me": None}
-    return {element_id: _render(template, context) for element_id, template in PUBLIC_FRAGMENTS.items()}
+    felt_context = {**context, "seat_boxes": _seat_boxes(view, None, memo)}
+    return {
+        "felt": _render(PUBLIC_FRAGMENTS["felt"], felt_context),  # it carries the version: new every time
+        "hand-log": reuse_or_render(
+            memo, "hand-log", hand_log_model(view, None), lambda: _render(PUBLIC_FRAGMENTS["hand-log"], context)
+        ),
+    }
 
 
-def viewer_fragments(view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT) -> dict[str, str]:
+def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> dict[int, Markup]:
+    """Each seat's box on the felt (the viewer's own as they see it), each reused from
+    ``memo`` while its view model is the same."""
+    ui = _macros()
+    own = me.own_seat if me is not None else None
+    boxes = {}
+    for seat in view.seats:
+        shown = own if own is not None and own.number == seat.number else seat
+        model = seat_box_model(view, shown)
+        html = reuse_or_render(memo, f"seat-{seat.number}", model, partial(_seat_box_html, ui, shown, view))
+        boxes[seat.number] = Markup(html)
+    return boxes
+
+
+def _seat_box_html(ui, seat: SeatView, view: TableView) -> str:
+    return str(ui.seat_box(seat, view))
+
+
+def viewer_fragments(
+    view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT, memo: Memo | None = None
+) -> dict[str, str]:
+    """``memo``: as for ``public_fragments``, for this viewer in the active language."""
     with fragment_translations():
-        return _viewer_fragments(view, me, request_id)
+        return _viewer_fragments(view, me, request_id, memo)
 
 
-def _viewer_fragments(view: TableView, me: ViewerView, request_id: str) -> dict[str, str]:
+def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Memo | None) -> dict[str, str]:
     context = {"view": view, "me": me, "request_id": request_id}
     fragments = {"felt-view": felt_view_style(view.table.seat_count, me.bottom_seat, me.can_sit_down)}
     ui = _macros()
     if me.own_seat is not None:
-        fragments["own-seat"] = str(ui.seat_box(me.own_seat, view))
+        fragments["own-seat"] = reuse_or_render(
+            memo, "own-seat", own_seat_model(view, me), lambda: str(ui.seat_box(me.own_seat, view))
+        )
     if me.dealt_line is not None:
-        fragments["dealt-to-you"] = str(ui.dealt_line(me.dealt_line))
-    fragments["controls"] = _render("tables/controls.html", context)
-    fragments["seat-panel"] = _render("tables/seat_panel.html", context)
+        fragments["dealt-to-you"] = reuse_or_render(
+            memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(me.dealt_line))
+        )
+    # Rendered with a slot for whom a waiting player waits (the turn moves on every action),
+    # filled in after: the rest of the controls change far less often.
+    model = controls_model(view, me)
+    controls = reuse_or_render(
+        memo, "controls", model, lambda: _render("tables/controls.html", {**context, "waiting_for": WAITING_FOR_SLOT})
+    )
+    if model.waiting_for:
+        controls = controls.replace(WAITING_FOR_SLOT, str(escape(view.clock.player)))
+    fragments["controls"] = controls
+    fragments["seat-panel"] = reuse_or_render(
+        memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", context)
+    )
     return fragments
 
 

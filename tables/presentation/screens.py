@@ -9,6 +9,7 @@ someone without a seat adds its own seat forms only when what they offer changes
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,6 +22,7 @@ from tables.selectors.table_state import TableState
 
 from .fragments import public_fragments, viewer_fragments
 from .table_view import TableView, public_view
+from .view_models import Memo, RenderedFragments
 from .viewer_view import ViewerView, viewer_view
 
 
@@ -37,21 +39,43 @@ def room_languages() -> list[str]:
     return [code for code, _name in settings.LANGUAGES]
 
 
-def screens(state: TableState, now: datetime) -> Screens:
+def screens(
+    state: TableState, now: datetime, memo: RenderedFragments | None = None, languages: Iterable[str] | None = None
+) -> Screens:
+    """``memo``: what this process rendered last for each of the table's audiences: a fragment
+    whose view model did not change since is reused from there, not rendered again.
+    ``languages``: those the public fragments are rendered in (those some socket of the table
+    reads; every language of the room when not given). A seated player's own fragments are
+    rendered in their language whatever it is."""
+    table_id = state.table.pk
+    public_languages = (
+        room_languages() if languages is None else [code for code in room_languages() if code in languages]
+    )
     views: dict[str, TableView] = {}
+
+    def view_in(language: str) -> TableView:
+        if language not in views:
+            with translation.override(language):
+                views[language] = public_view(state, now)
+        return views[language]
+
     public: dict[str, dict[str, str]] = {}
-    for language in room_languages():
+    for language in public_languages:
         with translation.override(language):
-            views[language] = public_view(state, now)
-            public[language] = public_fragments(views[language])
-    players, languages = {}, {}
+            public[language] = public_fragments(view_in(language), _audience(memo, f"{table_id}|{language}"))
+    players, languages_of = {}, {}
     for seat in state.seats.values():
         language = language_of_user(seat.player)
         with translation.override(language):
-            view = views[language]
-            players[seat.player_id] = viewer_fragments(view, viewer_view(state, view, seat.player_id))
-        languages[seat.player_id] = language
-    return Screens(state.version, public, players, languages, spectator_key(views[settings.LANGUAGE_CODE]))
+            view = view_in(language)
+            own_memo = _audience(memo, f"{table_id}|{seat.player_id}|{language}")
+            players[seat.player_id] = viewer_fragments(view, viewer_view(state, view, seat.player_id), memo=own_memo)
+        languages_of[seat.player_id] = language
+    return Screens(state.version, public, players, languages_of, spectator_key(view_in(settings.LANGUAGE_CODE)))
+
+
+def _audience(memo: RenderedFragments | None, name: str) -> Memo | None:
+    return None if memo is None else memo.audience(name)
 
 
 def screen_for(state: TableState, user, now: datetime) -> tuple[Screens, dict[str, str]]:

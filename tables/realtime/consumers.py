@@ -32,24 +32,22 @@ from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_curren
 from cashier.errors import RequestAlreadyUsed
 from operations import metrics
 from tables import services
-from tables.forms import CHAT_COMMANDS, PLAY_ACTIONS, FrameError, parse_frame, seat_forms_purpose
+from tables.forms import FrameError, parse_frame, seat_forms_purpose
 from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
 from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from tables.presentation.screens import screen_for
-from tables.realtime.notify import LOBBY_GROUP, player_group, table_group
+from tables.realtime.notify import LOBBY_GROUP, PlayerChanged, TableChanged, player_group, table_group
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
-from tables.services import chat, presence, seat_options, showing
+from tables.services import presence
 from tables.services.errors import refusal_text
 
-from . import sockets
+from . import admission, sockets
+from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
-
-# Commands that move chips: they carry the seat forms' one-time request id.
-KEYED_COMMANDS = ("sit", "top_up")
 
 
 class SessionEnded(Exception):
@@ -63,10 +61,17 @@ class LobbyConsumer(GuardedConsumer):
     page = "lobby"
 
     async def connect(self):
-        if not await self.admit():
+        if await self.busy_refusal():
             return
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
+        try:
+            if not await self.admit():
+                return
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+            # On a snapshot thread, as a table's: a loop of lobby connects does not queue on the
+            # database thread ahead of the players' actions.
+            await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
+        finally:
+            self.settled()
 
     async def disconnect(self, code):
         await self.release()
@@ -76,7 +81,7 @@ class LobbyConsumer(GuardedConsumer):
         return [*super().memberships(), LOBBY_GROUP]
 
     async def catch_up(self) -> None:
-        await self.send_html(await database_sync_to_async(_lobby_snapshot)())
+        await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
@@ -116,10 +121,21 @@ class TableConsumer(GuardedConsumer):
         if self.user.is_authenticated:
             self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
             self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
+        # Past the process's bound of work in flight a watcher's socket is refused (1013), a
+        # seated player's still taken (``admission``): who is seated comes from the cache.
+        user_id = self.user.pk if self.user.is_authenticated else None
+        if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id)):
+            return
+        try:
+            await self.open_socket()
+        finally:
+            self.settled()
+
+    async def open_socket(self):
         # The handshake is answered before any database work: in a reconnect storm the
         # database thread is the queue, and a handshake waiting in it would time out and be
         # retried, adding to the queue it waits in.
-        if not await self.admit(self.presence):
+        if not await self.admit((*self.presence, sockets.table_language_key(self.table_id, self.language))):
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user.is_authenticated:
@@ -149,15 +165,20 @@ class TableConsumer(GuardedConsumer):
             return
         started = time.perf_counter()
         try:
-            command, data = parse_frame(text_data)
+            command, data = parse_frame(text_data, FRAME_FORMS)
+            keyed = COMMANDS[command].keyed
             if not self.user.is_authenticated:
-                raise FrameError(gettext("Log in to chat.") if command in CHAT_COMMANDS else gettext("Log in to play."))
-            if command in KEYED_COMMANDS:
+                raise FrameError(gettext("Log in to chat.") if COMMANDS[command].chat else gettext("Log in to play."))
+            if keyed:
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
             # The change's screens are queued for this socket before this returns.
-            await database_sync_to_async(self.perform)(command, data)
+            admission.in_flight.enter()
+            try:
+                await database_sync_to_async(self.perform)(command, data)
+            finally:
+                admission.in_flight.leave()
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True
@@ -174,7 +195,7 @@ class TableConsumer(GuardedConsumer):
             return
         metrics.ACTIONS_APPLIED.inc()
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
-        if command in KEYED_COMMANDS:
+        if keyed:
             await self.renew_request_id()
         if self.showing_error:
             self.showing_error = False
@@ -193,52 +214,9 @@ class TableConsumer(GuardedConsumer):
 
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
-        user, table_id = self.user, self.table_id
-        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), user.pk):
+        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), self.user.pk):
             raise SessionEnded
-        if command in PLAY_ACTIONS:
-            services.act(table_id=table_id, user=user, kind=command, amount=data["amount"], sequence=data["sequence"])
-        elif command == "sit":
-            services.take_seat(
-                user=user,
-                table_id=table_id,
-                seat_number=data["seat_number"],
-                buy_in=data["buy_in"],
-                post_big_blind_now=data["big_blind"] == "now",
-                request_id=data["request_id"],
-            )
-        elif command == "top_up":
-            services.top_up(user=user, table_id=table_id, amount=data["amount"], request_id=data["request_id"])
-        elif command == "sit_in":
-            services.sit_in(user=user, table_id=table_id, post_big_blind_now=data["big_blind"] == "now")
-        elif command == "sit_out":
-            services.sit_out(user=user, table_id=table_id)
-        elif command == "leave":
-            services.leave(user=user, table_id=table_id)
-        elif command == "show_cards":
-            showing.show_cards(user=user, table_id=table_id)
-        elif command == "join_waiting_list":
-            services.join_waiting_list(user=user, table_id=table_id)
-        elif command == "leave_waiting_list":
-            services.leave_waiting_list(user=user, table_id=table_id)
-        elif command == "seat_options":
-            seat_options.set_seat_options(
-                user=user,
-                table_id=table_id,
-                sit_out_next_big_blind=data["sit_out_next_big_blind"],
-                leave_after_hand=data["leave_after_hand"],
-                auto_top_up_to=data["auto_top_up_to"] if data["auto_top_up"] else 0,
-            )
-        elif command == "chat":
-            chat.send_message(user=user, table_id=table_id, text=data["text"])
-        elif command == "mute":
-            chat.mute(user=user, player_id=data["player"])
-        elif command == "unmute":
-            chat.unmute(user=user, player_id=data["player"])
-        elif command == "contribute":
-            services.contribute(
-                user=user, table_id=table_id, seed_commitment=data["seed_commitment"], value=data["value"]
-            )
+        COMMANDS[command].service(self.user, self.table_id, data)
 
     async def renew_request_id(self) -> None:
         """The seat forms' request id was used: the forms on the page get a fresh one, so a
@@ -247,8 +225,11 @@ class TableConsumer(GuardedConsumer):
         if "seat-panel" in self.sent:
             await self.send_html(self.sent["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id))
 
-    async def table_changed(self, event):
+    async def table_changed(self, event: TableChanged):
         if event["version"] <= self.sent_version:
+            return
+        if self.language not in event["digests"]:
+            await self.send_snapshot()  # not rendered in this socket's language: nobody read it there yet
             return
         if self.user.is_authenticated and self.user.pk in event["players"]:
             self.spectator_key = None
@@ -257,15 +238,13 @@ class TableConsumer(GuardedConsumer):
         if event["spectator_key"] != self.spectator_key:
             await self.send_snapshot()  # the seat forms change: rendered for this viewer
             return
-        fragments = self.seen.rebuild(
-            in_language(event["fragments"], self.language), in_language(event["digests"], self.language)
-        )
+        fragments = self.seen.rebuild(event["fragments"][self.language], event["digests"][self.language])
         if fragments is None:
             await self.send_snapshot()
             return
         await self.send_fragments(event["version"], fragments)
 
-    async def player_changed(self, event):
+    async def player_changed(self, event: PlayerChanged):
         if event["version"] > self.sent_version:
             self.spectator_key = None
             if event["language"] != self.language:
@@ -285,9 +264,10 @@ class TableConsumer(GuardedConsumer):
         for done in [v for v in self.halves if v <= version]:
             del self.halves[done]
         table = halves["table"]
-        public = self.seen.rebuild(
-            in_language(table["fragments"], self.language), in_language(table["digests"], self.language)
-        )
+        if self.language not in table["digests"]:
+            await self.send_snapshot()  # not rendered in this socket's language
+            return
+        public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
         own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
         if public is None or own is None:
             await self.send_snapshot()

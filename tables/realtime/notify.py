@@ -22,6 +22,7 @@ import asyncio
 import logging
 import os
 import time
+from typing import Literal, TypedDict
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -34,7 +35,9 @@ from tables.outages import OUTAGES, describe
 from tables.presentation.chat import chat_append_fragment
 from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
-from tables.presentation.screens import room_languages, screens
+from tables.presentation.screens import Screens, room_languages, screens
+from tables.presentation.view_models import RenderedFragments
+from tables.realtime import admission, sockets
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -43,6 +46,7 @@ logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 _sent = SentDigests()
+_rendered = RenderedFragments()
 
 
 def table_group(table_id: int) -> str:
@@ -76,7 +80,9 @@ def _publish(layer, change: TableChange) -> None:
     started = time.perf_counter()
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
-        messages = _screen_messages(change.table_id, screens(state, timezone.now()))
+        rendered = screens(state, timezone.now(), _rendered, listening_languages(change.table_id))
+        admission.remember_seated(change.table_id, rendered.players)  # for sockets admitted past the bound
+        messages = _screen_messages(change.table_id, rendered)
         loop = _server_loop()
         if loop is None:
             async_to_sync(_send_all)(layer, messages)
@@ -96,6 +102,17 @@ def _publish(layer, change: TableChange) -> None:
             )
 
 
+def listening_languages(table_id: int) -> list[str]:
+    """The languages some open socket of the table reads it in, over every server process
+    (``sockets``): the public fragments are rendered in those only. A socket that opens in
+    another language between two changes reads its snapshot on the next (``consumers``)."""
+    keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
+    here = sockets.counts.here(keys.values())
+    elsewhere = [key for key in keys.values() if not here[key]]  # asked of the cache only when needed
+    totals = {**here, **(sockets.counts.totals(elsewhere) if elsewhere else {})}
+    return [language for language, key in keys.items() if totals[key] > 0]
+
+
 def in_every_language(render) -> dict[str, str]:
     """Language -> what ``render()`` returns with that language active."""
     rendered = {}
@@ -105,15 +122,40 @@ def in_every_language(render) -> dict[str, str]:
     return rendered
 
 
-def _screen_messages(table_id: int, rendered) -> list[tuple[str, dict]]:
+class TableChanged(TypedDict):
+    """A change's public fragments, to every socket of the table (``consumers``)."""
+
+    type: Literal["table.changed"]
+    version: int
+    fragments: dict[str, dict[str, str]]  # language -> the fragments that changed
+    digests: dict[str, dict[str, str]]  # language -> every fragment's digest
+    players: list[int]  # the seated players: their sockets wait for their own half too
+    spectator_key: list  # what the seat forms of a viewer without a seat depend on
+
+
+class PlayerChanged(TypedDict):
+    """A change's fragments of one seated player, to that player's sockets only."""
+
+    type: Literal["player.changed"]
+    version: int
+    language: str
+    fragments: dict[str, str]
+    digests: dict[str, str]
+
+
+ScreenMessage = TableChanged | PlayerChanged
+
+
+def _screen_messages(table_id: int, rendered: Screens) -> list[tuple[str, ScreenMessage]]:
     """(group, message) for the table's group and each seated player's, in the order of the
     changes (each carries what changed since this process's previous message to that group)."""
     version = rendered.version
     group = table_group(table_id)
-    fragments, digests = {}, {}
+    fragments: dict[str, dict[str, str]] = {}
+    digests: dict[str, dict[str, str]] = {}
     for language, public in rendered.public.items():
         fragments[language], digests[language] = _sent.delta(f"{group}|{language}", public)
-    public_message = {
+    public_message: TableChanged = {
         "type": "table.changed",
         "version": version,
         "fragments": fragments,
@@ -121,17 +163,18 @@ def _screen_messages(table_id: int, rendered) -> list[tuple[str, dict]]:
         "players": list(rendered.players),
         "spectator_key": rendered.spectator_key,
     }
-    messages = [(group, public_message)]
+    messages: list[tuple[str, ScreenMessage]] = [(group, public_message)]
     for user_id, own in rendered.players.items():
         group = player_group(table_id, user_id)
-        fragments, digests = _sent.delta(group, own)
-        message = {"type": "player.changed", "version": version, "language": rendered.languages[user_id],
-                   "fragments": fragments, "digests": digests}  # fmt: skip
+        own_fragments, own_digests = _sent.delta(group, own)
+        message: PlayerChanged = {"type": "player.changed", "version": version,
+                                  "language": rendered.languages[user_id],
+                                  "fragments": own_fragments, "digests": own_digests}  # fmt: skip
         messages.append((group, message))
     return messages
 
 
-async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+async def _send_all(layer, messages) -> None:
     # Side by side: one round of trips to Redis, not one after another. Every send is awaited
     # to its end even when one fails (Redis away), so none is left failing unobserved.
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),

@@ -29,7 +29,7 @@ from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, us
 from operations import metrics
 from tables.presentation.fragments import error_fragment
 
-from . import sockets
+from . import admission, sockets
 from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
@@ -77,6 +77,27 @@ class GuardedConsumer(RecoveringConsumer):
         with translation.override(self.language):
             await super().dispatch(message)
 
+    async def busy_refusal(self, seated=None) -> bool:
+        """Past this process's bound of work in flight (``admission``): accept, say so and
+        close with 1013, before any database work; returns whether refused. ``seated``: a
+        callable telling (from the cache) whether the socket is a seated player's, asked
+        only past the bound. Admitted, the socket counts as in flight until ``settled``."""
+        flight = admission.in_flight
+        is_seated = seated() if seated is not None and flight.past_bound else None
+        if not flight.admits(is_seated):
+            await self.accept()
+            await self.refuse(gettext("The room is busy: reconnecting in a moment."), code=admission.TRY_AGAIN_LATER)
+            return True
+        flight.enter()
+        self.opening_in_flight = True
+        return False
+
+    def settled(self) -> None:
+        """The socket's opening is done (shown, refused or gone): no longer in flight."""
+        if getattr(self, "opening_in_flight", False):
+            self.opening_in_flight = False
+            admission.in_flight.leave()
+
     async def admit(self, presence_keys: tuple = ()) -> bool:
         """Accept the socket if the caps allow it (else accept, explain and close). Returns whether admitted."""
         user = self.scope["user"]
@@ -109,6 +130,7 @@ class GuardedConsumer(RecoveringConsumer):
 
     async def release(self) -> None:
         """Stop counting this socket (from ``disconnect``), whatever the channel layer says."""
+        self.settled()
         if self.counted:
             sockets.counts.closed(self.counted)
             self.counted = []

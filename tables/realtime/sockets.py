@@ -29,7 +29,7 @@ HEARTBEAT_SECONDS = 10.0
 EXPIRES_SECONDS = 3 * HEARTBEAT_SECONDS
 _SERVERS_KEY = "sockets:servers"
 
-SocketKey = tuple  # ("user", 5), ("ip", "10.0.0.7"), ("table-user", 3, 5)
+SocketKey = tuple  # ("user", 5), ("ip", "10.0.0.7"), ("table-user", 3, 5), ("table-language", 3, "es")
 
 
 def user_key(user_id: int) -> SocketKey:
@@ -42,6 +42,12 @@ def ip_key(address: str) -> SocketKey:
 
 def seat_presence_key(table_id: int, user_id: int) -> SocketKey:
     return ("table-user", table_id, user_id)
+
+
+def table_language_key(table_id: int, language: str) -> SocketKey:
+    """The sockets of a table that read it in ``language``: its public fragments are rendered
+    in the languages some socket reads (``notify``)."""
+    return ("table-language", table_id, language)
 
 
 class SocketCounts:
@@ -70,6 +76,11 @@ class SocketCounts:
                     del self._counts[key]
             mirror = {self._cache_key(key): self._counts.get(key, 0) for key in keys}
         _quietly(cache.set_many, mirror, timeout=EXPIRES_SECONDS)
+
+    def here(self, keys: Iterable[SocketKey]) -> dict[SocketKey, int]:
+        """Open sockets per key in this process only (exact, and no trip to the cache)."""
+        with self._lock:
+            return {key: self._counts.get(key, 0) for key in keys}
 
     def totals(self, keys: Iterable[SocketKey]) -> dict[SocketKey, int]:
         """Open sockets per key, over every live server process (this one exactly)."""

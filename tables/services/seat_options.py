@@ -40,13 +40,15 @@ def set_seat_options(
                 gettext("Auto top-up goes back to %(low)s to %(high)s chips.")
                 % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
             )
-        seat.sit_out_next_big_blind = bool(sit_out_next_big_blind)
-        seat.leave_after_hand = bool(leave_after_hand)
-        seat.auto_top_up_to = target
+        wanted = (bool(sit_out_next_big_blind), bool(leave_after_hand), target)
+        if wanted == (seat.sit_out_next_big_blind, seat.leave_after_hand, seat.auto_top_up_to):
+            return seat  # nothing changes: no new version, nothing rendered
+        seat.sit_out_next_big_blind, seat.leave_after_hand, seat.auto_top_up_to = wanted
         seat.save(update_fields=["sit_out_next_big_blind", "leave_after_hand", "auto_top_up_to"])
-        if seat.leave_after_hand and not dealt_into(running_hand(table), seat):
+        freed = seat.leave_after_hand and not dealt_into(running_hand(table), seat)
+        if freed:
             cash_out_and_free(table, seat)  # no hand of theirs to wait for
-        mark_changed(table)
+        mark_changed(table, lobby=freed)  # the lobby's line shows the seats taken, nothing of these
     return seat
 
 

@@ -120,3 +120,20 @@ def test_only_a_seated_player_has_seat_options(heads_up, make_player):
     with pytest.raises(TableError, match="no seat"):
         options(table, make_player(), leave_after_hand=True)
     assert Hand.objects.count() == 0
+
+
+def test_the_same_options_again_change_nothing_and_announce_nothing(heads_up, django_capture_on_commit_callbacks):
+    """A request that changes nothing bumps no version and renders nothing (capacity)."""
+    table, _alice, bob = heads_up
+    options(table, bob, auto_top_up_to=table.max_buy_in)
+    table.refresh_from_db()
+    version = table.version
+    with django_capture_on_commit_callbacks(execute=False) as announced:
+        options(table, bob, auto_top_up_to=table.max_buy_in)
+    table.refresh_from_db()
+    assert table.version == version and announced == []
+    with django_capture_on_commit_callbacks(execute=False) as announced:
+        options(table, bob, auto_top_up_to=0)
+    table.refresh_from_db()
+    assert table.version == version + 1 and len(announced) == 1
+    assert Seat.objects.get(player=bob).auto_top_up_to == 0

@@ -94,3 +94,21 @@ def test_with_five_hundred_lobby_sockets_a_change_costs_one_render_and_no_query_
             await socket.close()
 
     async_to_sync(scenario)()
+
+
+def test_a_lobby_connect_is_answered_and_shown_while_the_database_thread_is_busy(make_table):
+    """The lobby's snapshot is read on a snapshot thread, as a table's: a loop of lobby
+    connects does not queue on the database thread ahead of the players' actions."""
+    from .test_connect_cost import database_thread_busy
+
+    table = make_table()
+    viewer = Viewer("/ws/lobby/")
+
+    async def scenario():
+        async with database_thread_busy():
+            connected, _ = await viewer.communicator.connect(timeout=1)
+            assert connected
+            assert f'id="lobby-table-{table.pk}"' in await viewer.receive(timeout=2)
+        await viewer.close()
+
+    async_to_sync(scenario)()

@@ -7,6 +7,7 @@ import pytest
 from config.channel_serializer import CompressedMsgPackSerializer
 from tables import services
 from tables.presentation.deltas import Seen
+from tables.presentation.screens import room_languages
 from tables.realtime import notify
 
 from ..support.tables import running_hand, sit
@@ -39,6 +40,9 @@ class RecordingLayer:
 def layer(monkeypatch):
     recording = RecordingLayer()
     monkeypatch.setattr(notify, "get_channel_layer", lambda: recording)
+    # Sockets read the table in every language of the room (the public fragments are
+    # rendered in the languages some socket reads).
+    monkeypatch.setattr(notify, "listening_languages", lambda table_id: room_languages())
     return recording
 
 

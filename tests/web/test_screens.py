@@ -8,6 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from tables.presentation.fragments import felt_view_style
+from tables.realtime import sockets
 from tables.realtime.notify import player_group, table_group
 
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
@@ -31,9 +32,16 @@ def test_the_table_group_carries_no_hole_card_and_a_player_group_only_its_player
         ]:
             listeners[name] = await layer.new_channel()
             await layer.group_add(group, listeners[name])
-        await db(start_hand, table)
+        # A socket of the table reads it in each language of the room (the public fragments
+        # are rendered in the languages some socket reads).
+        reading = [sockets.table_language_key(table.pk, language) for language in ("en", "es")]
+        sockets.counts.opened(reading)
+        try:
+            await db(start_hand, table)
+        finally:
+            sockets.counts.closed(reading)
         got = {name: await layer.receive(channel) for name, channel in listeners.items()}
-        # The public fragments, in every language of the room.
+        # The public fragments, in every language a socket reads.
         public = "".join(html for fragments in got["table"]["fragments"].values() for html in fragments.values())
         assert set(got["table"]["fragments"]) == {"en", "es"}
         assert got["table"]["type"] == "table.changed" and set(got["table"]["players"]) == {alice.pk, bob.pk}

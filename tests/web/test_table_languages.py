@@ -76,3 +76,32 @@ def test_a_player_without_a_profile_language_reads_the_language_their_browser_as
         await alice_tab.close()
 
     async_to_sync(scenario)()
+
+
+def test_the_public_screens_are_rendered_only_in_the_languages_a_socket_reads(heads_up, channel_layer, monkeypatch):
+    """Only Spanish is read at the table: a change renders its public fragments in Spanish
+    only; an English socket that opens later reads its snapshot and then its own language."""
+    from tables.realtime import notify
+
+    table, alice, bob = heads_up
+    _set_language(alice, "es")
+    _set_language(bob, "es")
+    published = []
+    real_messages = notify._screen_messages
+    monkeypatch.setattr(notify, "_screen_messages", lambda *args: published.append(args[1]) or real_messages(*args))
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        await db(start_hand, table)
+        await alice_tab.until_version(await db(table_version, table))
+        assert set(published[-1].public) == {"es"}
+        english = await table_viewer(table).connect()  # a visitor whose browser asks for English
+        assert "Waiting for" in visible_text(english.frames[0]) or "Hand #" in visible_text(english.frames[0])
+        await alice_tab.send(action="call", sequence=str(await current_sequence(table)))
+        assert "alice iguala 1" in visible_text(await alice_tab.until("alice iguala 1"))
+        assert "alice calls 1" in visible_text(await english.until("alice calls 1"))
+        assert set(published[-1].public) == {"es", "en"}
+        await english.close()
+        await alice_tab.close()
+
+    async_to_sync(scenario)()

@@ -1,0 +1,189 @@
+"""Each fragment's view model: the few fields its template reads, typed and comparable.
+
+A change renders a fragment for an audience (the table's group in one language, one seated
+player) only when its view model differs from the one this process rendered for that
+audience last: the same model renders the same HTML, so the HTML rendered then is reused.
+A seat box or the controls of a player whose state did not change cost a comparison.
+
+A fragment whose template reads something a model here does not hold (the felt carries the
+table's version) has no model (``None``) and is rendered every time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import CardView
+from .controls import ActionControls
+from .log_lines import LogLine
+from .table_view import SeatView, TableView, TurnClock
+from .viewer_view import HandReadout, ViewerView
+
+
+@dataclass(frozen=True)
+class HandLogModel:
+    hand_number: int | None
+    lines: tuple[LogLine, ...]
+    dealt_line: LogLine | None  # the viewer's own line in its slot (None on the public log)
+
+
+@dataclass(frozen=True)
+class SeatBoxModel:
+    """A seat's box on the felt (``seat_box``), the public one or its owner's own."""
+
+    seat: SeatView
+    clock: TurnClock | None  # only while it is this seat's turn
+    seats_open: bool
+
+
+@dataclass(frozen=True)
+class DealtModel:
+    line: LogLine
+
+
+@dataclass(frozen=True)
+class ControlsModel:
+    hand_number: int | None
+    in_running_hand: bool
+    controls: ActionControls | None
+    stack_and_bet: tuple[int | None, int] | None  # the own seat's, shown with the controls
+    my_cards: tuple[CardView, ...]
+    readout: HandReadout | None
+    can_show_cards: bool
+    waiting_for: bool  # the viewer is in the hand, waiting for another's turn (whose: filled in the HTML)
+
+
+@dataclass(frozen=True)
+class SeatPanelModel:
+    """The seat panel of a seated viewer (the panel of one without a seat has no model)."""
+
+    table_id: int
+    number: int
+    stack: int
+    pending_top_up: int
+    state: str
+    pending_sit_out: bool
+    leave_after_hand: bool
+    sit_out_next_big_blind: bool
+    auto_top_up_to: int
+    next_seed_commitment: str
+    min_buy_in: int
+    max_buy_in: int
+    in_running_hand: bool
+    top_up_room: int
+    holds_cards_in_running_hand: bool
+    request_id: str
+
+
+def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
+    return HandLogModel(
+        view.hand.number if view.hand else None, tuple(view.log), me.dealt_line if me is not None else None
+    )
+
+
+def seat_box_model(view: TableView, seat: SeatView) -> SeatBoxModel:
+    return SeatBoxModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
+
+
+def own_seat_model(view: TableView, me: ViewerView) -> SeatBoxModel | None:
+    return None if me.own_seat is None else seat_box_model(view, me.own_seat)
+
+
+def dealt_model(me: ViewerView) -> DealtModel | None:
+    return None if me.dealt_line is None else DealtModel(me.dealt_line)
+
+
+def controls_model(view: TableView, me: ViewerView) -> ControlsModel:
+    controls = me.controls
+    waiting_for = controls is None and not me.can_show_cards and me.in_running_hand and view.clock is not None
+    return ControlsModel(
+        hand_number=view.hand.number if view.hand else None,
+        in_running_hand=me.in_running_hand,
+        controls=controls,
+        stack_and_bet=(me.own_seat.stack, me.own_seat.bet) if controls is not None and me.own_seat else None,
+        my_cards=tuple(me.my_cards),
+        readout=me.readout,
+        can_show_cards=me.can_show_cards,
+        waiting_for=waiting_for,
+    )
+
+
+def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPanelModel | None:
+    seat = me.seat
+    if seat is None:
+        return None
+    table = view.table
+    return SeatPanelModel(
+        table_id=table.pk,
+        number=seat.number,
+        stack=seat.stack,
+        pending_top_up=seat.pending_top_up,
+        state=seat.state,
+        pending_sit_out=seat.pending_sit_out,
+        leave_after_hand=seat.leave_after_hand,
+        sit_out_next_big_blind=seat.sit_out_next_big_blind,
+        auto_top_up_to=seat.auto_top_up_to,
+        next_seed_commitment=table.next_seed_commitment,
+        min_buy_in=table.min_buy_in,
+        max_buy_in=table.max_buy_in,
+        in_running_hand=me.in_running_hand,
+        top_up_room=me.top_up_room,
+        holds_cards_in_running_hand=bool(me.my_cards) and view.hand is not None and not view.hand.is_over,
+        request_id=request_id,
+    )
+
+
+class Rendered(NamedTuple):
+    model: object
+    html: str
+
+
+# The renderings kept per fragment and audience: the few a fragment comes back to (the
+# controls of a player waiting say whom they wait for, and the turn goes round the table).
+RECENT = 8
+
+
+class RenderedFragments:
+    """What this process rendered lately for each audience: fragment id -> its last few (view
+    model, HTML), most recent last, for the most recent ``size`` audiences. A (model, HTML) pair
+    is always one rendering of that model."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._by_audience: OrderedDict[str, dict[str, list[Rendered]]] = OrderedDict()
+        self._lock = threading.Lock()  # changes are announced from several threads
+
+    def audience(self, name: str) -> dict[str, list[Rendered]]:
+        with self._lock:
+            found = self._by_audience.pop(name, None)
+            if found is None:
+                found = {}
+            self._by_audience[name] = found
+            while len(self._by_audience) > self.size:
+                self._by_audience.popitem(last=False)
+        return found
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            self._by_audience.pop(name, None)
+
+
+Memo = dict[str, list[Rendered]]
+
+
+def reuse_or_render(memo: Memo | None, key: str, model: object, render: Callable[[], str]) -> str:
+    """The HTML of fragment ``key``: what was rendered for an equal ``model`` lately, else
+    ``render()`` (remembered with its model). ``model`` None: rendered every time."""
+    if memo is None or model is None:
+        return render()
+    recent = memo.get(key, [])
+    for found in reversed(recent):
+        if found.model == model:
+            return found.html
+    html = render()
+    memo[key] = [*recent[1 - RECENT :], Rendered(model, html)]  # a new list: another thread may read the old
+    return html

@@ -1,0 +1,101 @@
+"""A change renders, for each audience, only the fragments whose view model changed since
+this process rendered for it last (``tables.presentation.view_models``): the HTML reused is
+exactly what rendering would give."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone, translation
+
+from tables.models import Table
+from tables.presentation import fragments
+from tables.presentation.fragments import render_fragment, viewer_fragments
+from tables.presentation.screens import screens, views_for
+from tables.presentation.table_view import public_view
+from tables.presentation.view_models import RenderedFragments
+from tables.selectors.hands import rebuild
+from tables.selectors.table_state import load_table_state
+from tables.services import seat_options
+
+from ..support.tables import act, play_random_action, running_hand, sit, start_hand
+
+pytestmark = pytest.mark.django_db
+
+
+def _six_handed(make_player, make_table, spanish_seats=(2, 5)):
+    table = make_table()
+    players = {}
+    for number in range(1, 7):
+        player = make_player()
+        if number == 3:  # a name the HTML must escape, in the controls of those waiting for it
+            type(player).objects.filter(pk=player.pk).update(username="o'neil&<b>")
+            player.refresh_from_db()
+        if number in spanish_seats:
+            player.language = "es"
+            player.save(update_fields=["language"])
+        sit(table, player, number)
+        players[number] = player
+    return table, players
+
+
+def test_reused_fragments_are_exactly_what_rendering_gives(make_player, make_table):
+    table, players = _six_handed(make_player, make_table)
+    memo = RenderedFragments()
+    rng = random.Random(24)
+    now = timezone.now()
+    checked = escaped_waits = 0
+    for hand_number in range(4):
+        start_hand(table)
+        while running_hand(table) is not None:
+            state = load_table_state(table.pk)
+            now += timedelta(milliseconds=rng.randint(0, 3000))
+            assert screens(state, now, memo) == screens(state, now)
+            public = screens(state, now, memo).public
+            for language in ("en", "es"):  # the felt from its seat boxes: as the template writes it
+                with translation.override(language):
+                    direct = render_fragment("tables/felt.html", {"view": public_view(state, now), "me": None})
+                assert public[language]["felt"] == direct
+            for player in players.values():  # the controls' slot filled in: as the template writes them
+                view, me = views_for(state, player, now)
+                direct = render_fragment("tables/controls.html", {"view": view, "me": me, "request_id": "x"})
+                assert viewer_fragments(view, me, "x")["controls"] == direct
+                escaped_waits += "Waiting for o&#39;neil&amp;&lt;b&gt;" in direct
+            checked += 1
+            play_random_action(table, players, rng)
+            if hand_number == 1 and checked % 5 == 0:  # seat options and top-ups change the seat panel
+                seat = rng.choice(list(players))
+                seat_options.set_seat_options(
+                    user=players[seat], table_id=table.pk, sit_out_next_big_blind=False,
+                    leave_after_hand=False, auto_top_up_to=table.max_buy_in,
+                )  # fmt: skip
+        state = load_table_state(table.pk)
+        assert screens(state, now, memo) == screens(state, now)
+        Table.objects.filter(pk=table.pk).update(next_hand_at=None)  # the next hand is due now
+    assert checked > 20 and escaped_waits > 0
+
+
+def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_player, make_table, monkeypatch):
+    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    rendered: list[str] = []
+    real_render = fragments._render
+    monkeypatch.setattr(fragments, "_render", lambda name, context: rendered.append(name) or real_render(name, context))
+    memo = RenderedFragments()
+    start_hand(table)
+    screens(load_table_state(table.pk), timezone.now(), memo)
+    renders, changes = [], 0
+    while (hand := running_hand(table)) is not None:
+        act(table, players[hand.turn_seat], "check" if rebuild(hand).legal_actions().can_check else "call")
+        rendered.clear()
+        state = load_table_state(table.pk)
+        screens(state, timezone.now(), memo)
+        renders.append(list(rendered))
+        changes += 1
+        rendered.clear()
+        screens(state, timezone.now())  # without the memo: every fragment of every audience
+        assert rendered.count("tables/seat_panel.html") == 6 and rendered.count("tables/controls.html") == 6
+    # A seat panel changes only with its own seat (the caller's stack); the controls of a
+    # player waiting name whom they wait for, and the turn comes round again: reused.
+    assert all(change.count("tables/seat_panel.html") <= 1 for change in renders[:-1])
+    controls = sum(change.count("tables/controls.html") for change in renders)
+    assert controls < 2 * len(renders) < 6 * len(renders)
