@@ -7,6 +7,9 @@ timeout at the same instant never both apply.
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -16,11 +19,14 @@ from django.utils import timezone
 from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
+from tables.outages import DATABASE_ERRORS
 
 from .dealing import start_hand_if_due
 from .time_bank import start_time_bank
 from .turns import Turn, announce, check_timeout, do_action
-from .waiting_list import expire_offers
+from .waiting_list import expire_offers_at, tables_with_lapsed_offers
+
+logger = logging.getLogger(__name__)
 
 READY_STATES = (Seat.State.PLAYING, Seat.State.WAITING_FOR_BIG_BLIND)
 
@@ -66,12 +72,18 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
 
 
 def run_clock(*, now: datetime | None = None) -> None:
-    """One tick of the table clock: expire overdue turns and waiting-list offers, start hands that are due."""
+    """One tick of the table clock: expire overdue turns and waiting-list offers, start hands that are due.
+
+    Each table's step is its own transaction, and an error in one (a bug, or a table left in a
+    state no rule covers) is logged and counted for that table and stops nothing else: the
+    other tables keep dealing (``table_failures``). A database that is away is not one table's
+    error: it ends the tick, and the next one tries again (``tables.tasks.tick``)."""
     now = now or timezone.now()
     overdue = Hand.objects.filter(state=Hand.State.RUNNING, turn_deadline__lte=now).values_list("table_id", "sequence")
     for table_id, sequence in overdue:
-        expire_turn(table_id=table_id, sequence=sequence, now=now)
-    expire_offers(now=now)
+        _isolated(table_id, lambda t=table_id, s=sequence: expire_turn(table_id=t, sequence=s, now=now))
+    for table_id in tables_with_lapsed_offers(now=now):
+        _isolated(table_id, lambda t=table_id: expire_offers_at(table_id=t, now=now))
     due = (
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))
@@ -81,4 +93,29 @@ def run_clock(*, now: datetime | None = None) -> None:
         .values_list("pk", flat=True)
     )
     for table_id in due:
-        start_hand_if_due(table_id=table_id, now=now)
+        _isolated(table_id, lambda t=table_id: start_hand_if_due(table_id=t, now=now))
+
+
+# Steps of the clock that raised, per table, in this process since it started.
+table_failures: Counter[int] = Counter()
+# Tables whose last step raised: their traceback is logged once, not every second.
+_failing: set[int] = set()
+
+
+def _isolated(table_id: int, step: Callable[[], object]) -> None:
+    """Run one table's step of the clock in a transaction of its own; if it raises, roll it back,
+    count it, log it (with its traceback the first time in a row) and carry on."""
+    try:
+        with transaction.atomic():
+            step()
+    except DATABASE_ERRORS:
+        raise
+    except Exception:
+        table_failures[table_id] += 1
+        if table_id in _failing:
+            logger.warning("table clock: table %s failed again (%s times)", table_id, table_failures[table_id])
+        else:
+            _failing.add(table_id)
+            logger.exception("table clock: table %s failed; the other tables go on", table_id)
+    else:
+        _failing.discard(table_id)
