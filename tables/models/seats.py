@@ -48,6 +48,9 @@ class Seat(models.Model):
     (sit out, leave, top up) wait in the pending fields until it ends.
     """
 
+    class Note(models.TextChoices):
+        TOP_UP_SKIPPED = "top_up_skipped", _("Your auto top-up was skipped: your bankroll could not pay for it.")
+
     class State(models.TextChoices):
         WAITING_FOR_BIG_BLIND = "waiting_bb", _("Waiting for the big blind")
         PLAYING = "playing", _("Playing")
@@ -78,6 +81,13 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(default=False, help_text=_("Play the current hand out, then leave."))
     auto_top_up_to = models.PositiveIntegerField(
         default=0, help_text=_("Between hands, top up from the bankroll back to this stack (0: off).")
+    )
+    note = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        choices=Note.choices,
+        help_text=_("Something the seated player should read on their seat until the next hand ends (a code)."),
     )
     sat_at = models.DateTimeField(auto_now_add=True)
 

@@ -29,6 +29,7 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
             continue
         seat.stack += seat.pending_top_up
         seat.pending_top_up = 0
+        seat.note = ""  # a note is read until the next hand ends
         auto_top_up(table, hand, seat)
         if seat.pending_sit_out or seat.stack == 0:
             seat.state = Seat.State.SITTING_OUT
