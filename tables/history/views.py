@@ -89,6 +89,7 @@ async def _each_in_turn(pieces):
         yield piece
 
 
+@login_required
 def export_proof(request, hand_id: int):
     """The viewer's fairness proof of a complete hand, as JSON (``verify_hand.py`` reads it)."""
     record = open_hand(request.user, hand_id, complete_only=True)
