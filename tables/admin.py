@@ -7,6 +7,7 @@ from cashier.admin import ReadOnlyAdmin
 from . import services
 from .engine.events import EventType
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Installation, Seat, Table, TimeoutRecord
+from .selectors.allowance import forget_allowance_limit
 from .services.table_settings import check_table_edit, edit_table
 from .tracker_stakes import tracker_stakes_problem
 
@@ -197,6 +198,10 @@ class HandAdmin(ReadOnlyAdmin):
 @admin.register(ClockPolicy)
 class ClockPolicyAdmin(admin.ModelAdmin):
     """One row of room-wide clock settings."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        forget_allowance_limit()  # this process's screens at once; the others within seconds
 
     def has_add_permission(self, request):
         return not ClockPolicy.objects.exists()

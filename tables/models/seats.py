@@ -89,6 +89,11 @@ class Seat(models.Model):
         choices=Note.choices,
         help_text=_("Something the seated player should read on their seat until the next hand ends (a code)."),
     )
+    protected_all_ins_at = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("When the player's protected all-ins of the last 24 hours were (RULES 6.5), for their screen."),
+    )
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,11 +11,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils import timezone
+
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
 from tables.engine.hand_words import best_hand
 from tables.engine.projection import view_for
 from tables.models import Seat
+from tables.selectors.allowance import Allowance, allowance_limit, allowance_of
 from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
@@ -51,6 +54,7 @@ class ViewerView:
     waiting_position: int | None = None  # 1: first in line on the waiting list
     seat_offered_until: datetime | None = None  # a free seat is held for this viewer until then
     can_join_waiting_list: bool = False
+    allowance: Allowance | None = None  # protected all-ins left (RULES 6.5); None: unlimited
 
     @property
     def offer_seconds_left(self) -> int:
@@ -80,6 +84,7 @@ def viewer_view(state: TableState, public: TableView, user_id: int | None, bankr
         me.default_buy_in = min(state.table.max_buy_in, me.bankroll or 0)
         return me
     me.top_up_room = max(0, state.table.max_buy_in - seat.stack - seat.pending_top_up)
+    me.allowance = allowance_of(seat.protected_all_ins_at, allowance_limit(), public.now or timezone.now())
     me.own_seat = dataclasses.replace(public.seats[seat.number - 1], is_viewer=True)
     hand_seat = next((number for number, player in state.hand_players.items() if player == user_id), None)
     if hand_seat is not None and hand_seat == seat.number:

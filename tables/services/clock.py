@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -20,6 +20,7 @@ from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
 from tables.outages import DATABASE_ERRORS
+from tables.selectors.allowance import protected_all_ins_since
 
 from .dealing import start_hand_if_due
 from .time_bank import start_time_bank
@@ -53,6 +54,10 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
         events = do_action(turn, action)
         became = next((e["became"] for e in events if e["type"] == EventType.TIMED_OUT), action.kind.value)
         TimeoutRecord.objects.create(player=seat.player, hand=turn.hand, became=became)
+        if became == Became.PROTECTED_ALL_IN:
+            seat.protected_all_ins_at = [*seat.protected_all_ins_at, turn.now.isoformat()]
+            Seat.objects.filter(pk=seat.pk).update(protected_all_ins_at=seat.protected_all_ins_at)
+            _show_allowance_on_commit(seat.player_id)
         announce(turn)
     return turn.hand
 
@@ -61,14 +66,25 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
     """The engine's TIMEOUT, unless the player is past the room's daily protected all-in allowance."""
     engine = turn.engine
     limit = ClockPolicy.current().protected_all_ins_per_day
-    if limit is not None and engine.timeout_outcome() is Became.PROTECTED_ALL_IN:
-        used = TimeoutRecord.objects.filter(
-            player=seat.player, became=Became.PROTECTED_ALL_IN, created_at__gte=turn.now - timedelta(hours=24)
-        ).count()
-        if used >= limit:
-            kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD
-            return Action(seat.number, kind)
+    if (
+        limit is not None
+        and engine.timeout_outcome() is Became.PROTECTED_ALL_IN
+        and len(protected_all_ins_since(seat.player_id, turn.now)) >= limit  # RULES 6.5
+    ):
+        kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD
+        return Action(seat.number, kind)
     return Action(seat.number, ActionKind.TIMEOUT)
+
+
+def _show_allowance_on_commit(player_id: int) -> None:
+    """The player's seats at every table show the protected all-in just used (RULES 6.5). Once
+    committed, in a statement of its own: no other table's row is held while this one's is."""
+
+    def refresh() -> None:
+        used = [moment.isoformat() for moment in protected_all_ins_since(player_id, timezone.now())]
+        Seat.objects.filter(player_id=player_id).update(protected_all_ins_at=used)
+
+    transaction.on_commit(refresh)
 
 
 def run_clock(*, now: datetime | None = None) -> None:

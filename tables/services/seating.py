@@ -11,6 +11,7 @@ from cashier.selectors import request_used
 from config.numbers import chips
 from tables.engine import Action, ActionKind
 from tables.models import Seat, SeatSession, Table
+from tables.selectors.allowance import protected_all_ins_since
 from tables.selectors.hands import dealt_into, running_hand
 
 from .changes import mark_changed
@@ -81,6 +82,7 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
             state=State.WAITING_FOR_BIG_BLIND,
             posts_big_blind_now=bool(post_big_blind_now),
             time_bank_ms=table.initial_time_bank_ms,
+            protected_all_ins_at=[moment.isoformat() for moment in protected_all_ins_since(user.pk, timezone.now())],
         )
         seat_taken_by(table, user)
         mark_changed(table)
