@@ -335,3 +335,10 @@ HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
 # salt) is published to its players; "never" keeps it for staff only. Staff see it at once.
 _reveal_after = env.str("FAIR_DEAL_REVEAL_AFTER_HOURS", default="24").strip().lower()
 FAIR_DEAL_REVEAL_AFTER = None if _reveal_after == "never" else timedelta(hours=float(_reveal_after))
+
+# --- Integrity of the cash game (RULES 7.5, 11) ------------------------------
+# A player who leaves a table and sits down at it again within this many minutes buys in for
+# at least the stack they left with and keeps the time bank they left with (RULES 7.5).
+RETURN_TO_TABLE_MINUTES = env.float("RETURN_TO_TABLE_MINUTES", default=30)
+# The whole-history downloads: one at a time per player, and at most this many an hour.
+HISTORY_DOWNLOADS_PER_HOUR = env.int("HISTORY_DOWNLOADS_PER_HOUR", default=10)

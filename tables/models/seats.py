@@ -23,6 +23,11 @@ class SeatSession(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     cashed_out = models.PositiveBigIntegerField(null=True, blank=True, help_text=_("Chips returned when it ended."))
+    time_bank_ms_left = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The time bank the player left with (RULES 7.5: they keep it if they come back)."),
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -88,6 +93,11 @@ class Seat(models.Model):
         default="",
         choices=Note.choices,
         help_text=_("Something the seated player should read on their seat until the next hand ends (a code)."),
+    )
+    sat_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the player last sat out (RULES 7.6: stood up after the table's limit)."),
     )
     protected_all_ins_at = models.JSONField(
         default=list,
