@@ -50,6 +50,7 @@ class TableForm(forms.ModelForm):
             "action_seconds",
             "countdown_seconds",
             "reconnect_grace_seconds",
+            "sit_out_minutes",
             "time_bank_initial_seconds",
             "time_bank_refill_seconds",
             "time_bank_refill_hands",
@@ -89,7 +90,10 @@ class TableAdmin(admin.ModelAdmin):
         (None, {"fields": ("name", "variant", "is_active", "closing")}),
         ("Stakes", {"fields": ("stake_small", "stake_big", "small_blind_override")}),
         ("Seats and buy-in", {"fields": ("seat_count", "min_buy_in", "max_buy_in")}),
-        ("Clock (RULES 6)", {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds")}),
+        (
+            "Clock (RULES 6, 7.6)",
+            {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds", "sit_out_minutes")},
+        ),
         (
             "Time bank",
             {

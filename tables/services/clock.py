@@ -23,6 +23,7 @@ from tables.outages import DATABASE_ERRORS
 from tables.selectors.allowance import protected_all_ins_since
 
 from .dealing import start_hand_if_due
+from .sitting_out import stand_up_idle_seats, tables_with_idle_seats
 from .time_bank import start_time_bank
 from .turns import Turn, announce, check_timeout, do_action
 from .waiting_list import expire_offers_at, tables_with_lapsed_offers
@@ -88,7 +89,8 @@ def _show_allowance_on_commit(player_id: int) -> None:
 
 
 def run_clock(*, now: datetime | None = None) -> None:
-    """One tick of the table clock: expire overdue turns and waiting-list offers, start hands that are due.
+    """One tick of the table clock: expire overdue turns and waiting-list offers, stand up players
+    sitting out past their table's limit (RULES 7.6), start hands that are due.
 
     Each table's step is its own transaction, and an error in one (a bug, or a table left in a
     state no rule covers) is logged and counted for that table and stops nothing else: the
@@ -100,6 +102,8 @@ def run_clock(*, now: datetime | None = None) -> None:
         _isolated(table_id, lambda t=table_id, s=sequence: expire_turn(table_id=t, sequence=s, now=now))
     for table_id in tables_with_lapsed_offers(now=now):
         _isolated(table_id, lambda t=table_id: expire_offers_at(table_id=t, now=now))
+    for table_id in tables_with_idle_seats(now=now):  # RULES 7.6
+        _isolated(table_id, lambda t=table_id: stand_up_idle_seats(table_id=t, now=now))
     due = (
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))

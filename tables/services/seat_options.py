@@ -8,6 +8,8 @@ when a hand ends, both inside their transaction, under the table lock.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 
 from cashier import services as cashier
@@ -45,11 +47,12 @@ def set_seat_options(
     return seat
 
 
-def sit_out_at_big_blind(seat: Seat) -> None:
+def sit_out_at_big_blind(seat: Seat, now: datetime) -> None:
     """The big blind has come round to a player who chose to sit out then."""
     seat.state = Seat.State.SITTING_OUT
+    seat.sat_out_at = now
     seat.sit_out_next_big_blind = False
-    seat.save(update_fields=["state", "sit_out_next_big_blind"])
+    seat.save(update_fields=["state", "sat_out_at", "sit_out_next_big_blind"])
 
 
 def auto_top_up(table: Table, hand: Hand, seat: Seat) -> None:

@@ -126,7 +126,8 @@ def sit_out(*, user, table_id: int) -> Seat:
             seat.pending_sit_out = True
         else:
             seat.state = State.SITTING_OUT
-        seat.save(update_fields=["state", "pending_sit_out"])
+            seat.sat_out_at = timezone.now()
+        seat.save(update_fields=["state", "pending_sit_out", "sat_out_at"])
         mark_changed(table)
     return seat
 
@@ -145,7 +146,8 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
         else:
             seat.state = State.WAITING_FOR_BIG_BLIND
             seat.posts_big_blind_now = bool(post_big_blind_now)
-        seat.save(update_fields=["state", "pending_sit_out", "posts_big_blind_now"])
+            seat.sat_out_at = None
+        seat.save(update_fields=["state", "pending_sit_out", "posts_big_blind_now", "sat_out_at"])
         mark_changed(table)
     return seat
 

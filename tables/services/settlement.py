@@ -33,6 +33,7 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
         auto_top_up(table, hand, seat)
         if seat.pending_sit_out or seat.stack == 0:
             seat.state = Seat.State.SITTING_OUT
+            seat.sat_out_at = now
             seat.pending_sit_out = False
         seat.save()
     closed = table.closing

@@ -21,6 +21,7 @@ EDITABLE = (
     "action_seconds",
     "countdown_seconds",
     "reconnect_grace_seconds",
+    "sit_out_minutes",
     "time_bank_initial_seconds",
     "time_bank_refill_seconds",
     "time_bank_refill_hands",
