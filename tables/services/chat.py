@@ -70,7 +70,9 @@ def send_message(*, user, table_id: int, text: str, now: datetime | None = None)
     now = now or timezone.now()
     if not getattr(user, "is_authenticated", False):
         raise ChatRefused("Log in to chat.")
-    if user.chat_muted:
+    # Read now, not from the user row a socket loaded when it connected: a staff mute or
+    # unmute takes effect at once on every open socket.
+    if get_user_model().objects.filter(pk=user.pk, chat_muted=True).exists():
         raise ChatRefused("The staff have muted you in chat.")
     text = clean_text(text if isinstance(text, str) else "")
     if not text:
