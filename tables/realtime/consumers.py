@@ -223,7 +223,7 @@ class TableConsumer(GuardedConsumer):
         elif command == "chat":
             chat.send_message(user=user, table_id=table_id, text=data["text"])
         elif command == "mute":
-            chat.mute(user=user, player_id=data["player"])
+            chat.mute(user=user, player_id=data["player"], table_id=table_id)
         elif command == "unmute":
             chat.unmute(user=user, player_id=data["player"])
         elif command == "contribute":
