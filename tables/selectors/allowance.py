@@ -6,12 +6,18 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
+
 from tables.engine.events import Became
 from tables.models import ClockPolicy, TimeoutRecord
 
 WINDOW = timedelta(hours=24)
-# The screens read the limit often; staff change it rarely: read again at most this often.
+# The screens read the limit on every change; staff change it rarely. Each process keeps it a
+# few seconds, the shared cache keeps it for all of them (no SQL statement on a change), and
+# saving the policy in the admin forgets it everywhere.
 _POLICY_SECONDS = 10.0
+_CACHE_KEY = "tables:protected-all-in-allowance"
+_CACHE_SECONDS = 3600
 _policy: tuple[float, int | None] | None = None
 
 
@@ -20,15 +26,19 @@ def allowance_limit() -> int | None:
     late after an edit); the clock reads ``ClockPolicy`` itself."""
     global _policy
     if _policy is None or time.monotonic() - _policy[0] > _POLICY_SECONDS:
-        stored = ClockPolicy.objects.filter(pk=1).values_list("protected_all_ins_per_day", flat=True)
-        limit = stored[0] if stored else ClockPolicy._meta.get_field("protected_all_ins_per_day").default
-        _policy = (time.monotonic(), limit)
+        kept = cache.get(_CACHE_KEY)
+        if kept is None:
+            stored = ClockPolicy.objects.filter(pk=1).values_list("protected_all_ins_per_day", flat=True)
+            kept = {"limit": stored[0] if stored else ClockPolicy._meta.get_field("protected_all_ins_per_day").default}
+            cache.set(_CACHE_KEY, kept, timeout=_CACHE_SECONDS)
+        _policy = (time.monotonic(), kept["limit"])
     return _policy[1]
 
 
 def forget_allowance_limit() -> None:
     global _policy
     _policy = None
+    cache.delete(_CACHE_KEY)
 
 
 def protected_all_ins_since(player_id: int, now: datetime) -> list[datetime]:
