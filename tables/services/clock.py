@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -118,24 +118,30 @@ def run_clock(*, now: datetime | None = None) -> None:
 
 # Steps of the clock that raised, per table, in this process since it started.
 table_failures: Counter[int] = Counter()
-# Tables whose last step raised: their traceback is logged once, not every second.
+# Tables whose last step raised: logged once when they start failing, once when they recover.
 _failing: set[int] = set()
 
 
 def _isolated(table_id: int, step: Callable[[], object]) -> None:
     """Run one table's step of the clock in a transaction of its own; if it raises, roll it back,
-    count it, log it (with its traceback the first time in a row) and carry on."""
+    count it, log it (once, with its traceback, until the table recovers) and carry on."""
     try:
         with transaction.atomic():
             step()
     except DATABASE_ERRORS:
-        raise
+        if not connection.is_usable():
+            raise  # the database is away: not this table's error (``tables.tasks.tick``)
+        _failed(table_id)
     except Exception:
-        table_failures[table_id] += 1
-        if table_id in _failing:
-            logger.warning("table clock: table %s failed again (%s times)", table_id, table_failures[table_id])
-        else:
-            _failing.add(table_id)
-            logger.exception("table clock: table %s failed; the other tables go on", table_id)
+        _failed(table_id)
     else:
-        _failing.discard(table_id)
+        if table_id in _failing:
+            _failing.discard(table_id)
+            logger.warning("table clock: table %s steps again after %s failures", table_id, table_failures[table_id])
+
+
+def _failed(table_id: int) -> None:
+    table_failures[table_id] += 1
+    if table_id not in _failing:
+        _failing.add(table_id)
+        logger.exception("table clock: table %s failed; the other tables go on", table_id)
