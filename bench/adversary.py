@@ -48,7 +48,7 @@ _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 # How often each kind of step comes: mostly play, with every hostile move mixed in.
 STEP_WEIGHTS = {
     "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1.5, "sit_out": 0.5, "leave": 0.4, "top_up": 1,
-    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2, "come_back": 0.4, "idle": 0.3,
+    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2, "come_back": 0.3, "idle": 0.1,
 }  # fmt: skip
 GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
            json.dumps({"action": "call", "sequence": {"$gt": 0}})]  # fmt: skip
@@ -210,6 +210,8 @@ class Adversary:
             return rng.choice(GARBAGE)
         if kind == "sit":
             seat = rng.randint(1, SEATS) if valid else rng.choice([0, SEATS + 1])
+            if valid and rng.random() < 0.5:  # back within the window: what they left with (RULES 7.5)
+                amount = await _db(_left_with, self.table, self.players[socket.player]) or amount
             return json.dumps({"action": "sit", "seat_number": str(seat), "buy_in": str(amount),
                                "big_blind": rng.choice(["wait", "now"]), "request_id": request_id})  # fmt: skip
         if kind == "top_up":
