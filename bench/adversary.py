@@ -5,11 +5,16 @@ database (default ``poker_adversary``), migrates it and plays ``--steps`` random
 open and close sockets, sit, leave, top up, sit out and in, act (legal, illegal, stale or out
 of turn), log out and back in, close their account (a newcomer takes their place), send
 garbage, and replay any frame they sent before, on the same socket or on a new one (a resend
-queued while offline); the clock times turns out and deals. After every step the chips are checked:
+queued while offline), leave and sit straight down again with less, as much or more than they
+left with (RULES 7.5); the clock times turns out, deals, and jumps minutes ahead to stand up
+whoever sat out past the table's limit (RULES 7.6). After every step the chips and those rules
+are checked:
 
 - the chip audit is clean (ledger balanced, escrow = chips at the table, every seat paid for);
 - every player owns exactly what the ledger issued to them plus what they won or lost in
-  complete hands.
+  complete hands;
+- nobody sat down again within the window with less than they left with (RULES 7.5), and
+  nobody sat out past the table's limit when the clock looked (RULES 7.6).
 
 Exit status 1 on the first broken check. ``--crowds N`` plays N independent crowds side by side
 (one process and database each) and shares the steps among them, to use a machine's cores.
@@ -44,7 +49,7 @@ _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 # How often each kind of step comes: mostly play, with every hostile move mixed in.
 STEP_WEIGHTS = {
     "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1.5, "sit_out": 0.5, "leave": 0.4, "top_up": 1,
-    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2,
+    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2, "come_back": 0.3, "idle": 0.1,
 }  # fmt: skip
 # Now and then a player closes their account (accounts/closing.py); a newcomer takes their place.
 STEP_WEIGHTS["close_account"] = 0.05
@@ -184,6 +189,17 @@ class Adversary:
             await _db(_deal, self.table)
         elif kind == "close_account":
             await self.close_account(player)
+        elif kind == "idle":
+            await _db(_idle_clock, self.table, rng.choice([5, 10, 11, 30]))
+        elif kind == "come_back":
+            socket = await self.socket_of(player)
+            if socket.open:
+                await self.send(socket, json.dumps({"action": "leave"}))
+                left_with = await _db(_left_with, self.table, self.players[player])
+                amount = rng.choice([40, left_with, left_with - 1, left_with + 1, 10**6])
+                await self.send(socket, json.dumps({"action": "sit", "seat_number": str(rng.randint(1, SEATS)),
+                                                    "buy_in": str(amount), "big_blind": "wait",
+                                                    "request_id": socket.request_id}))  # fmt: skip
         elif kind == "log_out":
             await _db(_log_out, self.sessions.pop(player, None))
         elif kind == "replay":
@@ -211,6 +227,8 @@ class Adversary:
             return rng.choice(GARBAGE)
         if kind == "sit":
             seat = rng.randint(1, SEATS) if valid else rng.choice([0, SEATS + 1])
+            if valid and rng.random() < 0.5:  # back within the window: what they left with (RULES 7.5)
+                amount = await _db(_left_with, self.table, self.players[socket.player]) or amount
             return json.dumps({"action": "sit", "seat_number": str(seat), "buy_in": str(amount),
                                "big_blind": rng.choice(["wait", "now"]), "request_id": request_id})  # fmt: skip
         if kind == "top_up":
@@ -309,7 +327,7 @@ def _likely_player(kind: str, table, players, rng: random.Random) -> int | None:
         wanted = {user.pk for user in players} - set(seated)
     elif kind == "sit_in":
         wanted = {user for user, state in seated.items() if state == Seat.State.SITTING_OUT}
-    elif kind in ("sit_out", "leave", "top_up"):
+    elif kind in ("sit_out", "leave", "top_up", "come_back"):
         wanted = set(seated)
     else:
         return None
@@ -323,6 +341,58 @@ def _time_runs_out(table) -> None:
     hand = _running(table)
     if hand is not None:
         services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
+
+
+def _idle_clock(table, minutes: int) -> None:
+    """The clock, ``minutes`` ahead: whoever sat out past the table's limit is stood up (RULES 7.6)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.models import Seat
+    from tables.services.sitting_out import stand_up_idle_seats
+
+    now = timezone.now() + timedelta(minutes=minutes)
+    stand_up_idle_seats(table_id=table.pk, now=now)
+    table.refresh_from_db(fields=["sit_out_minutes"])
+    idle = Seat.objects.filter(
+        table=table, state=Seat.State.SITTING_OUT, sat_out_at__lte=now - timedelta(minutes=table.sit_out_minutes)
+    )
+    if idle.exists():
+        raise ChecksFailed(f"RULES 7.6: seats {list(idle.values_list('number', flat=True))} sat out past the limit")
+
+
+def _left_with(table, player) -> int:
+    from tables.models import SeatSession
+
+    last = SeatSession.objects.filter(table=table, player=player, ended_at__isnull=False).order_by("-ended_at").first()
+    return last.cashed_out or 0 if last else 0
+
+
+def rule_problems(table) -> list[str]:
+    """RULES 7.5: every seat taken within the window after leaving the same table was bought in
+    for at least the stack left with (when that was above the table minimum)."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from tables.models import SeatSession
+
+    window = timedelta(minutes=settings.RETURN_TO_TABLE_MINUTES)
+    problems = []
+    for session in SeatSession.objects.filter(table=table, ended_at__isnull=True).select_related("table"):
+        before = (
+            SeatSession.objects.filter(
+                table=table, player_id=session.player_id, ended_at__lte=session.started_at,
+                ended_at__gt=session.started_at - window,
+            )
+            .order_by("-ended_at")
+            .first()
+        )  # fmt: skip
+        left_with = before.cashed_out or 0 if before else 0
+        if left_with > session.table.min_buy_in and session.buy_in < left_with:
+            problems.append(f"RULES 7.5: {session} bought in {session.buy_in} after leaving with {left_with}")
+    return problems
 
 
 def _hands_played(table) -> dict:
@@ -407,7 +477,7 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
         for number in range(1, steps + 1):
             kind = await adversary.step()
             if number % check_every == 0 or number == steps:
-                problems = await _db(chip_problems, [*players, *adversary.closed])
+                problems = await _db(chip_problems, [*players, *adversary.closed]) + await _db(rule_problems, table)
                 if problems:
                     raise ChecksFailed(f"step {number} ({kind}): {problems}")
             if number % 1000 == 0:

@@ -78,6 +78,12 @@ def bankroll_account(user) -> LedgerAccount:
     return account
 
 
+def locked_bankroll_balance(user) -> int:
+    """The player's bankroll, its row locked for the rest of the caller's transaction: no
+    other movement can spend it before the caller's own (which locks it again, harmlessly)."""
+    return LedgerAccount.objects.select_for_update().get(pk=bankroll_account(user).pk).balance
+
+
 def table_account(table) -> LedgerAccount:
     account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.TABLE, table=table)
     return account

@@ -397,3 +397,10 @@ PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=24 * 3600)
 # account (past it, no mail is sent, and the page says the same as always).
 PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
 PASSWORD_RESET_ACCOUNT_RATE = env.str("PASSWORD_RESET_ACCOUNT_RATE", default="3/h")
+
+# --- Integrity of the cash game (RULES 7.5; issue items) ------------------------------
+# A player who leaves a table and sits down at it again within this many minutes buys in for
+# at least the stack they left with and keeps the time bank they left with (RULES 7.5).
+RETURN_TO_TABLE_MINUTES = env.float("RETURN_TO_TABLE_MINUTES", default=30)
+# The whole-history downloads: one at a time per player, and at most this many an hour.
+HISTORY_DOWNLOADS_PER_HOUR = env.int("HISTORY_DOWNLOADS_PER_HOUR", default=10)

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count
 
@@ -6,6 +7,8 @@ from cashier.admin import ReadOnlyAdmin
 from . import services
 from .engine.events import EventType
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Installation, Seat, Table, TimeoutRecord
+from .selectors.allowance import forget_allowance_limit
+from .services.table_settings import check_table_edit, edit_table
 from .tracker_stakes import tracker_stakes_problem
 
 
@@ -29,8 +32,44 @@ class SeatInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("player")
 
 
+class TableForm(forms.ModelForm):
+    """An edit of a played table is checked under the table's lock, which the admin's
+    transaction holds until the edit is saved: no player sits down in between."""
+
+    class Meta:
+        model = Table
+        fields = (
+            "name",
+            "variant",
+            "stake_small",
+            "stake_big",
+            "small_blind_override",
+            "seat_count",
+            "min_buy_in",
+            "max_buy_in",
+            "action_seconds",
+            "countdown_seconds",
+            "reconnect_grace_seconds",
+            "sit_out_minutes",
+            "time_bank_initial_seconds",
+            "time_bank_refill_seconds",
+            "time_bank_refill_hands",
+            "time_bank_cap_seconds",
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk is not None and self.has_changed():
+            try:
+                check_table_edit(table_id=self.instance.pk, changed=self.changed_data)
+            except services.TableError as refusal:
+                raise forms.ValidationError(str(refusal)) from None
+        return cleaned
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    form = TableForm
     list_display = (
         "name",
         "variant",
@@ -51,7 +90,10 @@ class TableAdmin(admin.ModelAdmin):
         (None, {"fields": ("name", "variant", "is_active", "closing")}),
         ("Stakes", {"fields": ("stake_small", "stake_big", "small_blind_override")}),
         ("Seats and buy-in", {"fields": ("seat_count", "min_buy_in", "max_buy_in")}),
-        ("Clock (RULES 6)", {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds")}),
+        (
+            "Clock (RULES 6, 7.6)",
+            {"fields": ("action_seconds", "countdown_seconds", "reconnect_grace_seconds", "sit_out_minutes")},
+        ),
         (
             "Time bank",
             {
@@ -72,7 +114,10 @@ class TableAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(seats_taken=Count("seats"))  # one query for the list
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
+        if change:  # only what the form changed, under the table's lock (``table_settings``)
+            edit_table(table_id=obj.pk, edited=obj, changed=form.changed_data)
+        else:
+            super().save_model(request, obj, form, change)
         if obj.variant == Table.Variant.LIMIT:
             blinds = obj.blinds
             problem = tracker_stakes_problem(
@@ -157,6 +202,10 @@ class HandAdmin(ReadOnlyAdmin):
 @admin.register(ClockPolicy)
 class ClockPolicyAdmin(admin.ModelAdmin):
     """One row of room-wide clock settings."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        forget_allowance_limit()  # this process's screens at once; the others within seconds
 
     def has_add_permission(self, request):
         return not ClockPolicy.objects.exists()

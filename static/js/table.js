@@ -171,6 +171,16 @@
   }
   setInterval(tick, 250);
 
+  // --- Protected all-ins left (RULES 6.5): each used one comes back 24 hours after it was used.
+  function countAllowance() {
+    var allowance = page.querySelector(".protected-all-ins[data-returns-at]");
+    if (!allowance) return;
+    var now = Date.now();
+    var away = allowance.dataset.returnsAt.split(" ").filter(function (at) { return at && Number(at) > now; });
+    allowance.querySelector(".protected-left").textContent = Math.max(0, Number(allowance.dataset.limit) - away.length);
+  }
+  setInterval(countAllowance, 1000);
+
   // --- Pre-action boxes: ticked while waiting, played when the turn arrives.
   var preActions = document.getElementById("pre-actions");
   var preBoxes = preActions.querySelectorAll("input[data-pre-action]");

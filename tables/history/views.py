@@ -4,6 +4,7 @@ import json
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound, StreamingHttpResponse
 from django.shortcuts import render
@@ -12,6 +13,7 @@ from django.utils.translation import gettext
 
 from .access import open_hand, own_complete_hands
 from .detail import hand_page
+from .download_limits import DownloadRefused, released_at_the_end, start_download
 from .fairness import hand_proof
 from .history_files import phh_files, pokerstars_history
 from .listing import played_hands_page
@@ -63,17 +65,31 @@ def export_phh(request, hand_id: int):
 @login_required
 def export_history(request):
     """Every complete hand the player played, as one PokerStars file, written as it streams."""
-    pieces = (piece.encode() for piece in pokerstars_history(request.user))
-    return _streamed(request, pieces, "text/plain; charset=utf-8", "hand-history.txt")
+    return _streamed(
+        request,
+        lambda: (piece.encode() for piece in pokerstars_history(request.user)),
+        "text/plain; charset=utf-8",
+        "hand-history.txt",
+    )
 
 
 @login_required
 def export_history_phh(request):
     """Every complete Pot Limit hand the player played, one PHH file each, in a zip written as it streams."""
-    return _streamed(request, phh_files(request.user), "application/zip", "hand-history-phh.zip")
+    return _streamed(request, lambda: phh_files(request.user), "application/zip", "hand-history-phh.zip")
 
 
-def _streamed(request, pieces, content_type: str, filename: str) -> StreamingHttpResponse:
+def _streamed(request, make_pieces, content_type: str, filename: str) -> HttpResponse:
+    """One whole-history download at a time per player, a few an hour (``download_limits``)."""
+    try:
+        key = start_download(request.user.pk)
+    except DownloadRefused as refusal:
+        return HttpResponse(str(refusal), status=429, content_type="text/plain; charset=utf-8")
+    try:
+        pieces = released_at_the_end(make_pieces(), key)
+    except BaseException:
+        cache.delete(key)
+        raise
     content = _each_in_turn(pieces) if isinstance(request, ASGIRequest) else pieces
     response = StreamingHttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -89,6 +105,7 @@ async def _each_in_turn(pieces):
         yield piece
 
 
+@login_required
 def export_proof(request, hand_id: int):
     """The viewer's fairness proof of a complete hand, as JSON (``verify_hand.py`` reads it)."""
     record = open_hand(request.user, hand_id, complete_only=True)

@@ -11,9 +11,11 @@ class ClockPolicy(models.Model):
     protected_all_ins_per_day = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
+        default=2,
         help_text=_(
-            "Protected all-ins (RULES 6.2) a player may get per 24 hours. Empty: no limit. "
-            "Past the limit a timeout checks when checking is free and folds otherwise."
+            "Protected all-ins (RULES 6.2, 6.5) a player may get per rolling 24 hours: 2 by default, "
+            "0 for none, empty for unlimited. Past the allowance a timeout checks when checking is "
+            "free and folds otherwise."
         ),
     )
 

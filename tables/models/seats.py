@@ -23,6 +23,11 @@ class SeatSession(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     cashed_out = models.PositiveBigIntegerField(null=True, blank=True, help_text=_("Chips returned when it ended."))
+    time_bank_ms_left = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The time bank the player left with (RULES 7.5: they keep it if they come back)."),
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -47,6 +52,9 @@ class Seat(models.Model):
     The row exists while the seat is taken. Requests made during a hand
     (sit out, leave, top up) wait in the pending fields until it ends.
     """
+
+    class Note(models.TextChoices):
+        TOP_UP_SKIPPED = "top_up_skipped", _("Your auto top-up was skipped: your bankroll could not pay for it.")
 
     class State(models.TextChoices):
         WAITING_FOR_BIG_BLIND = "waiting_bb", _("Waiting for the big blind")
@@ -78,6 +86,23 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(default=False, help_text=_("Play the current hand out, then leave."))
     auto_top_up_to = models.PositiveIntegerField(
         default=0, help_text=_("Between hands, top up from the bankroll back to this stack (0: off).")
+    )
+    note = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        choices=Note.choices,
+        help_text=_("Something the seated player should read on their seat until the next hand ends (a code)."),
+    )
+    sat_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the player last sat out (RULES 7.6: stood up after the table's limit)."),
+    )
+    protected_all_ins_at = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("When the player's protected all-ins of the last 24 hours were (RULES 6.5), for their screen."),
     )
     sat_at = models.DateTimeField(auto_now_add=True)
 

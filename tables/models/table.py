@@ -55,6 +55,10 @@ class Table(models.Model):
     time_bank_cap_seconds = models.PositiveSmallIntegerField(
         default=0, help_text=_("The most a time bank holds. 0 turns the time bank off.")
     )
+    sit_out_minutes = models.PositiveSmallIntegerField(
+        default=10,
+        help_text=_("A player sitting out this long is stood up and cashed out (RULES 7.6)."),
+    )
     waiting_count = models.PositiveIntegerField(
         default=0, editable=False, help_text=_("Players on the waiting list (kept by the waiting list's service).")
     )

@@ -18,6 +18,7 @@ from django.utils import translation
 
 from accounts.languages import language_of_user
 from cashier.selectors import bankroll_balance
+from tables.selectors.coming_back import coming_back
 from tables.selectors.table_state import TableState
 
 from .fragments import public_fragments, viewer_fragments
@@ -96,7 +97,8 @@ def views_for(state: TableState, user, now: datetime) -> tuple[TableView, Viewer
     user_id = user.pk if user.is_authenticated else None
     seated = any(seat.player_id == user_id for seat in state.seats.values())
     bankroll = bankroll_balance(user) if user_id is not None and not seated else None
-    return view, viewer_view(state, view, user_id, bankroll)
+    back = coming_back(player_id=user_id, table_id=state.table.pk, now=now) if bankroll is not None else None
+    return view, viewer_view(state, view, user_id, bankroll, back)
 
 
 def spectator_key(view: TableView) -> list:

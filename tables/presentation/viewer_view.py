@@ -11,11 +11,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils import timezone
+
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
 from tables.engine.hand_words import best_hand
 from tables.engine.projection import view_for
 from tables.models import Seat
+from tables.selectors.allowance import Allowance, allowance_limit, allowance_of
+from tables.selectors.coming_back import ComingBack
 from tables.selectors.table_state import TableState
 
 from .cards import CardView, card_views
@@ -51,6 +55,9 @@ class ViewerView:
     waiting_position: int | None = None  # 1: first in line on the waiting list
     seat_offered_until: datetime | None = None  # a free seat is held for this viewer until then
     can_join_waiting_list: bool = False
+    buy_in_range: tuple[int, int] = (0, 0)  # for a viewer without a seat
+    coming_back: ComingBack | None = None  # they left this table a moment ago (RULES 7.5)
+    allowance: Allowance | None = None  # protected all-ins left (RULES 6.5); None: unlimited
 
     @property
     def offer_seconds_left(self) -> int:
@@ -66,8 +73,14 @@ class ViewerView:
         return self.seat.number if self.seat else 1
 
 
-def viewer_view(state: TableState, public: TableView, user_id: int | None, bankroll: int | None = None) -> ViewerView:
-    """``user_id``: None for an anonymous viewer; ``bankroll``: only needed for one without a seat."""
+def viewer_view(
+    state: TableState,
+    public: TableView,
+    user_id: int | None,
+    bankroll: int | None = None,
+    back: ComingBack | None = None,
+) -> ViewerView:
+    """``user_id``: None for an anonymous viewer; ``bankroll``, ``back``: only needed for one without a seat."""
     seat = next((seat for seat in state.seats.values() if seat.player_id == user_id), None) if user_id else None
     me = ViewerView(logged_in=user_id is not None, seat=seat)
     if seat is None:
@@ -77,9 +90,14 @@ def viewer_view(state: TableState, public: TableView, user_id: int | None, bankr
         me.can_sit_down = me.bankroll is not None and public.seats_open and free_for_me > 0
         if user_id is not None:
             _add_waiting(me, public, user_id, free_for_me)
-        me.default_buy_in = min(state.table.max_buy_in, me.bankroll or 0)
+        me.buy_in_range = (state.table.min_buy_in, state.table.max_buy_in)
+        if back is not None and back.stack > state.table.min_buy_in:  # RULES 7.5
+            me.coming_back = back
+            me.buy_in_range = (back.stack, max(back.stack, state.table.max_buy_in))
+        me.default_buy_in = min(me.buy_in_range[1], me.bankroll or 0)
         return me
     me.top_up_room = max(0, state.table.max_buy_in - seat.stack - seat.pending_top_up)
+    me.allowance = allowance_of(seat.protected_all_ins_at, allowance_limit(), public.now or timezone.now())
     me.own_seat = dataclasses.replace(public.seats[seat.number - 1], is_viewer=True)
     hand_seat = next((number for number, player in state.hand_players.items() if player == user_id), None)
     if hand_seat is not None and hand_seat == seat.number:

@@ -106,7 +106,11 @@ COMMANDS: dict[str, Command] = {
         lambda user, table_id, data: chat.send_message(user=user, table_id=table_id, text=data["text"]),
         chat=True,
     ),
-    "mute": Command(MuteForm, lambda user, table_id, data: chat.mute(user=user, player_id=data["player"]), chat=True),
+    "mute": Command(
+        MuteForm,
+        lambda user, table_id, data: chat.mute(user=user, player_id=data["player"], table_id=table_id),
+        chat=True,
+    ),
     "unmute": Command(
         MuteForm, lambda user, table_id, data: chat.unmute(user=user, player_id=data["player"]), chat=True
     ),

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import time
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from django.utils.translation import gettext
 
 from accounts.languages import language_of_scope
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_group, user_group
+from config.client_ip import client_ip_from_scope
 from operations import metrics
 from tables.presentation.fragments import error_fragment
 
@@ -161,6 +163,10 @@ class GuardedConsumer(RecoveringConsumer):
 
 
 def client_address(scope) -> str:
-    """The client's address as daphne saw it (behind the proxy, from its forwarded header)."""
-    client = scope.get("client") or ("unknown", 0)
-    return str(client[0])
+    """The client's address as daphne saw it (behind the proxy, from its forwarded header),
+    counted as the HTTP throttles count it: an IPv6 address by its /64 (one subscriber's
+    network, where a client picks any address it likes)."""
+    address = ipaddress.ip_address(client_ip_from_scope(scope))
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)

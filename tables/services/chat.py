@@ -24,7 +24,7 @@ from django.utils.translation import gettext, ngettext
 from config.numbers import chips
 from tables.engine import Hand as EngineHand
 from tables.engine.events import EventType
-from tables.models import ChatMessage, ChatMute, Table
+from tables.models import ChatMessage, ChatMute, Seat, Table
 
 from .errors import TableError
 
@@ -72,7 +72,9 @@ def send_message(*, user, table_id: int, text: str, now: datetime | None = None)
     now = now or timezone.now()
     if not getattr(user, "is_authenticated", False):
         raise ChatRefused(gettext("Log in to chat."))
-    if user.chat_muted:
+    # Read now, not from the user row a socket loaded when it connected: a staff mute or
+    # unmute takes effect at once on every open socket.
+    if get_user_model().objects.filter(pk=user.pk, chat_muted=True).exists():
         raise ChatRefused(gettext("The staff have muted you in chat."))
     text = clean_text(text if isinstance(text, str) else "")
     if not text:
@@ -117,9 +119,11 @@ def say_who_won(table: Table, engine: EngineHand, now: datetime) -> None:
         dealer_line(table, ChatMessage.Kind.POT_WON, {"player": names[seat], "amount": amount}, now)
 
 
-def mute(*, user, player_id: object) -> None:
-    """``user`` stops seeing ``player_id``'s messages (everywhere, until unmuted)."""
-    muted = _other_player(user, player_id)
+def mute(*, user, player_id: object, table_id: int) -> None:
+    """``user`` stops seeing ``player_id``'s messages (everywhere, until unmuted). Only someone
+    seated at or chatting at this table now may be muted from it: a mute frame cannot be used
+    to learn who else exists, or their names."""
+    muted = _player_here(user, player_id, table_id)
     try:
         with transaction.atomic():
             ChatMute.objects.create(owner=user, muted=muted)
@@ -129,9 +133,14 @@ def mute(*, user, player_id: object) -> None:
 
 
 def unmute(*, user, player_id: object) -> None:
-    muted = _other_player(user, player_id)
-    if ChatMute.objects.filter(owner=user, muted=muted).delete()[0]:
-        transaction.on_commit(lambda: _mutes_changed(user.pk))
+    """Anyone ``user`` muted may be unmuted, wherever they are now."""
+    if not getattr(user, "is_authenticated", False):
+        raise ChatRefused(gettext("Log in to chat."))
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise ChatRefused(cannot_mute())
+    if not ChatMute.objects.filter(owner=user, muted_id=player_id).delete()[0]:
+        raise ChatRefused(cannot_mute())
+    transaction.on_commit(lambda: _mutes_changed(user.pk))
 
 
 def prune(now: datetime | None = None, table_id: int | None = None) -> int:
@@ -142,16 +151,22 @@ def prune(now: datetime | None = None, table_id: int | None = None) -> int:
     return deleted
 
 
-def _other_player(user, player_id: object):
+def cannot_mute() -> str:
+    """Every refused mute reads the same, whatever the reason (no such player, not here, oneself)."""
+    return gettext("You can mute only someone seated or chatting at this table.")
+
+
+def _player_here(user, player_id: object, table_id: int):
     if not getattr(user, "is_authenticated", False):
         raise ChatRefused(gettext("Log in to chat."))
-    if isinstance(player_id, bool) or not isinstance(player_id, int):
-        raise ChatRefused(gettext("Unknown player."))
-    if player_id == user.pk:
-        raise ChatRefused(gettext("You cannot mute yourself."))
-    player = get_user_model().objects.filter(pk=player_id).first()
+    if isinstance(player_id, bool) or not isinstance(player_id, int) or player_id == user.pk:
+        raise ChatRefused(cannot_mute())
+    here = Seat.objects.filter(table_id=table_id, player_id=player_id).exists() or (
+        ChatMessage.objects.filter(table_id=table_id, author_id=player_id).exists()
+    )
+    player = get_user_model().objects.filter(pk=player_id).first() if here else None
     if player is None:
-        raise ChatRefused(gettext("Unknown player."))
+        raise ChatRefused(cannot_mute())
     return player
 
 

@@ -21,6 +21,7 @@ from .chat import say_hand_started, say_who_won
 from .contributions import contributions_record, gather_contributions, take_next_seed
 from .locking import lock_table
 from .seat_options import sit_out_at_big_blind
+from .sitting_out import stand_up_passed_by_big_blind
 from .table_rules import HandStakes, rules_for
 from .time_bank import refill_time_banks
 from .turns import Turn, fold_leaving_players, record
@@ -64,10 +65,11 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
     }
     # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
     latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
+    previous = [_played_positions(hand) for hand in latest]
     while True:
         plan = plan_next_hand(
             seat_count=table.seat_count,
-            previous=[_played_positions(hand) for hand in latest],
+            previous=previous,
             candidates=[_seat_status(seat, table.is_tournament) for seat in seats.values()],
             tournament=table.is_tournament,
         )
@@ -76,7 +78,8 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         big_blind = seats.get(plan.big_blind_seat)
         if big_blind is None or not big_blind.sit_out_next_big_blind:
             break
-        sit_out_at_big_blind(big_blind)  # and plan again without them
+        sit_out_at_big_blind(big_blind, now)  # and plan again without them
+    stand_up_passed_by_big_blind(table, seats, previous, plan)  # RULES 7.6
     return table, seats, plan, (latest[0].number + 1) if latest else 1
 
 

@@ -20,6 +20,7 @@ def cash_out_and_free(table: Table, seat: Seat) -> None:
     seat.delete()
     occupancy.ended_at = timezone.now()
     occupancy.cashed_out = chips
-    occupancy.save(update_fields=["ended_at", "cashed_out"])
+    occupancy.time_bank_ms_left = seat.time_bank_ms  # kept if they come back (RULES 7.5)
+    occupancy.save(update_fields=["ended_at", "cashed_out", "time_bank_ms_left"])
     if table.is_active and not table.closing:
         offer_free_seats(table, timezone.now())  # the first on the waiting list is offered the seat

@@ -8,11 +8,13 @@ when a hand ends, both inside their transaction, under the table lock.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 from django.utils.translation import gettext
 
 from cashier import services as cashier
-from cashier.selectors import bankroll_balance
+from cashier.errors import CashierError
 from config.numbers import chips
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import dealt_into, running_hand
@@ -52,31 +54,41 @@ def set_seat_options(
     return seat
 
 
-def sit_out_at_big_blind(seat: Seat) -> None:
+def sit_out_at_big_blind(seat: Seat, now: datetime) -> None:
     """The big blind has come round to a player who chose to sit out then."""
     seat.state = Seat.State.SITTING_OUT
+    seat.sat_out_at = now
     seat.sit_out_next_big_blind = False
-    seat.save(update_fields=["state", "sit_out_next_big_blind"])
+    seat.save(update_fields=["state", "sat_out_at", "sit_out_next_big_blind"])
 
 
 def auto_top_up(table: Table, hand: Hand, seat: Seat) -> None:
     """Top the seat back up to its chosen stack, within the table maximum and the bankroll.
 
     The request id is the server's, one per hand and occupancy, so the movement is made once
-    whatever happens (the cashier refuses a second one for the same request)."""
+    whatever happens (the cashier refuses a second one for the same request). It runs inside
+    the settlement of a hand, which it must never fail: the bankroll is locked before it is
+    read (a buy-in elsewhere cannot spend it in between), and a top-up the cashier refuses
+    anyway is skipped, in a savepoint of its own, with a note on the player's seat."""
     target = min(seat.auto_top_up_to, table.max_buy_in)
     wanted = target - seat.stack
     if not seat.auto_top_up_to or wanted <= 0:
         return
-    amount = min(wanted, bankroll_balance(seat.player))
-    if amount <= 0:
+    try:
+        with transaction.atomic():
+            amount = min(wanted, cashier.locked_bankroll_balance(seat.player))
+            if amount <= 0:
+                seat.note = Seat.Note.TOP_UP_SKIPPED
+                return
+            moved = cashier.top_up(
+                user=seat.player,
+                table=table,
+                amount=amount,
+                occupancy=seat.session.reference,
+                request_id=f"auto-top-up-{hand.pk}-{seat.session_id}",
+            )
+    except CashierError:
+        seat.note = Seat.Note.TOP_UP_SKIPPED
         return
-    moved = cashier.top_up(
-        user=seat.player,
-        table=table,
-        amount=amount,
-        occupancy=seat.session.reference,
-        request_id=f"auto-top-up-{hand.pk}-{seat.session_id}",
-    )
     if not moved.replayed:
         seat.stack += amount

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from cashier import services as cashier
@@ -11,6 +11,8 @@ from cashier.selectors import request_used
 from config.numbers import chips
 from tables.engine import Action, ActionKind
 from tables.models import Seat, SeatSession, Table
+from tables.selectors.allowance import protected_all_ins_since
+from tables.selectors.coming_back import ComingBack, coming_back
 from tables.selectors.hands import dealt_into, running_hand
 
 from .changes import mark_changed
@@ -71,11 +73,8 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
         if seats_free_for(table, user, timezone.now()) <= 0:
             raise TableError(gettext("The free seat is offered to the next player on the waiting list."))
         buy_in = _check_amount(buy_in)
-        if not table.min_buy_in <= buy_in <= table.max_buy_in:
-            raise TableError(
-                gettext("The buy-in here is %(low)s to %(high)s chips.")
-                % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
-            )
+        back = coming_back(player_id=user.pk, table_id=table.pk, now=timezone.now())
+        _check_buy_in(table, buy_in, back)
         ensure_next_seed(table)  # published before the table's first hand can be dealt
         occupancy = SeatSession.objects.create(table=table, seat_number=seat_number, player=user, buy_in=buy_in)
         cashier.buy_in(user=user, table=table, amount=buy_in, occupancy=occupancy.reference, request_id=request_id)
@@ -87,11 +86,36 @@ def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_bl
             stack=buy_in,
             state=State.WAITING_FOR_BIG_BLIND,
             posts_big_blind_now=bool(post_big_blind_now),
-            time_bank_ms=table.initial_time_bank_ms,
+            time_bank_ms=table.initial_time_bank_ms if back is None or back.time_bank_ms is None else back.time_bank_ms,
+            protected_all_ins_at=[moment.isoformat() for moment in protected_all_ins_since(user.pk, timezone.now())],
         )
         seat_taken_by(table, user)
         mark_changed(table)
     return seat
+
+
+def _check_buy_in(table: Table, buy_in: int, back: ComingBack | None) -> None:
+    """RULES 7.3, and 7.5: coming back within the room's window, at least the stack left with,
+    even above the table maximum."""
+    if back is not None and back.stack > table.min_buy_in:
+        if not back.stack <= buy_in <= max(back.stack, table.max_buy_in):
+            raise TableError(
+                gettext(
+                    "You left this table with %(stack)s chips a short while ago: until %(time)s you sit down "
+                    "again with at least that many (up to %(high)s)."
+                )
+                % {
+                    "stack": chips(back.stack),
+                    "time": formats.time_format(timezone.localtime(back.until), "TIME_FORMAT"),
+                    "high": chips(max(back.stack, table.max_buy_in)),
+                }
+            )
+        return
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise TableError(
+            gettext("The buy-in here is %(low)s to %(high)s chips.")
+            % {"low": chips(table.min_buy_in), "high": chips(table.max_buy_in)}
+        )
 
 
 def sit_out(*, user, table_id: int) -> Seat:
@@ -110,7 +134,8 @@ def sit_out(*, user, table_id: int) -> Seat:
             seat.pending_sit_out = True
         else:
             seat.state = State.SITTING_OUT
-        seat.save(update_fields=["state", "pending_sit_out"])
+            seat.sat_out_at = timezone.now()
+        seat.save(update_fields=["state", "pending_sit_out", "sat_out_at"])
         mark_changed(table)
     return seat
 
@@ -131,7 +156,8 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
         else:
             seat.state = State.WAITING_FOR_BIG_BLIND
             seat.posts_big_blind_now = bool(post_big_blind_now)
-        seat.save(update_fields=["state", "pending_sit_out", "posts_big_blind_now"])
+            seat.sat_out_at = None
+        seat.save(update_fields=["state", "pending_sit_out", "posts_big_blind_now", "sat_out_at"])
         mark_changed(table)
     return seat
 

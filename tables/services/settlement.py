@@ -37,9 +37,11 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
             continue
         seat.stack += seat.pending_top_up
         seat.pending_top_up = 0
+        seat.note = ""  # a note is read until the next hand ends
         auto_top_up(table, hand, seat)
         if seat.pending_sit_out or seat.stack == 0:
             seat.state = Seat.State.SITTING_OUT
+            seat.sat_out_at = now
             seat.pending_sit_out = False
         seat.save()
     closed = table.closing

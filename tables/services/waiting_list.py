@@ -93,12 +93,20 @@ def offer_free_seats(table: Table, now: datetime) -> bool:
 def expire_offers(*, now: datetime | None = None) -> None:
     """The clock's part: offers that ran out go to the next in line."""
     now = now or timezone.now()
-    table_ids = set(WaitingListEntry.objects.filter(offered_until__lte=now).values_list("table_id", flat=True))
-    for table_id in table_ids:
-        with transaction.atomic():
-            table = lock_table(table_id)
-            if offer_free_seats(table, now):
-                mark_changed(table)
+    for table_id in tables_with_lapsed_offers(now=now):
+        expire_offers_at(table_id=table_id, now=now)
+
+
+def tables_with_lapsed_offers(*, now: datetime) -> set[int]:
+    return set(WaitingListEntry.objects.filter(offered_until__lte=now).values_list("table_id", flat=True))
+
+
+def expire_offers_at(*, table_id: int, now: datetime) -> None:
+    """One table's lapsed offers go to the next in line."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if offer_free_seats(table, now):
+            mark_changed(table)
 
 
 def _recount(table: Table) -> None:

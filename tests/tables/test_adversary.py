@@ -2,15 +2,17 @@
 
 Three players at a four-seat table sit, leave, top up, reload, sit out and in, act (in turn,
 out of turn, with stale sequences, wrong amounts), let the clock run out, close their
-account, and replay any request id they used before, in any order; on PostgreSQL some requests also race each other
-from threads. After every step:
+account, leave and sit straight down again with any buy-in (RULES 7.5), let the clock jump
+minutes ahead while someone sits out (RULES 7.6), and replay any request id they used before,
+in any order; on PostgreSQL some requests also race each other from threads. After every step:
 
 - the chip audit is clean (ledger balanced, every escrow equal to its table's chips, every
   seat bound to a paid occupancy);
 - every player owns exactly what the ledger issued to them plus what they won or lost in
   complete hands: bankroll + stacks + top-ups waiting + the stacks they started running
   hands with. A replay that created chips, or moved them between players outside a hand,
-  breaks it.
+  breaks it;
+- nobody sat down again within the window with less than they left with (RULES 7.5).
 
 The frame-level adversary (tests/web/test_adversary_frames.py) plays the same game through
 the real websocket consumers.
@@ -19,6 +21,7 @@ the real websocket consumers.
 import itertools
 import uuid
 from contextlib import suppress
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -28,13 +31,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from accounts.closing import DepartureRefused, close_account
 from accounts.services import register_player
-from bench.adversary import ownership_problems
+from bench.adversary import ownership_problems, rule_problems
 from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import CashierError
 from tables import services
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, SeatSession, Table
 from tables.selectors.hands import rebuild
+from tables.services.sitting_out import stand_up_idle_seats
 
 from ..support.backends import on_postgresql
 from ..support.races import at_once
@@ -103,6 +107,28 @@ class TableAdversary(RuleBasedStateMachine):
         is refused, and the invariants hold for them too."""
         with suppress(DepartureRefused):
             close_account(user=self.users[player])
+
+    @rule(player=players, seat=st.integers(1, 4), how=st.sampled_from(["minimum", "less", "same", "more", "max"]))
+    def leave_and_come_back(self, player, seat, how):
+        """RULES 7.5: straight back, with the minimum, a chip less, the same, a chip more, or the maximum."""
+        user = self.users[player]
+        self._try(services.leave, user=user, table_id=self.table.pk)
+        last = SeatSession.objects.filter(table=self.table, player=user, ended_at__isnull=False).order_by("-ended_at")
+        left_with = (last.values_list("cashed_out", flat=True).first() or 0) if last.exists() else 0
+        buy_in = {"minimum": 40, "less": left_with - 1, "same": left_with, "more": left_with + 1, "max": 200}[how]
+        self._try(
+            services.take_seat, user=user, table_id=self.table.pk, seat_number=seat, buy_in=buy_in,
+            post_big_blind_now=False, request_id=self._request_id(player, False, 0),
+        )  # fmt: skip
+
+    @rule(minutes=st.sampled_from([5, 10, 11, 30]))
+    def clock_jumps_ahead(self, minutes):
+        """RULES 7.6: whoever sat out past the table's limit (10 minutes) is stood up."""
+        now = timezone.now() + timedelta(minutes=minutes)
+        stand_up_idle_seats(table_id=self.table.pk, now=now)
+        assert not Seat.objects.filter(
+            table=self.table, state=Seat.State.SITTING_OUT, sat_out_at__lte=now - timedelta(minutes=10)
+        ).exists()
 
     @rule(player=players, post_now=st.booleans())
     def sit_out_or_in(self, player, post_now):
@@ -173,6 +199,11 @@ class TableAdversary(RuleBasedStateMachine):
     def audit_is_clean(self):
         report = run_audit()
         assert report.ok, report.problems
+
+    @invariant()
+    def nobody_came_back_with_less_than_they_left_with(self):
+        problems = rule_problems(self.table)
+        assert not problems, problems
 
     @invariant()
     def every_player_owns_what_the_ledger_issued_plus_what_they_won(self):

@@ -96,8 +96,8 @@ def test_a_player_mutes_another_for_themselves_only(room, make_player):
     table, alice, bob = room
     carol = make_player("carol")
     chat.send_message(user=bob, table_id=table.pk, text="from bob")
-    chat.mute(user=alice, player_id=bob.pk)
-    chat.mute(user=alice, player_id=bob.pk)  # twice: still one mute
+    chat.mute(user=alice, player_id=bob.pk, table_id=table.pk)
+    chat.mute(user=alice, player_id=bob.pk, table_id=table.pk)  # twice: still one mute
     assert ChatMute.objects.count() == 1
     shown = chat_view(table.pk, alice.pk)
     assert shown.muted == {bob.pk} and shown.muted_players == [(bob.pk, "bob")]
@@ -109,9 +109,9 @@ def test_a_player_mutes_another_for_themselves_only(room, make_player):
 
 @pytest.mark.parametrize("player", ["self", 10**9, True, "3"])
 def test_a_bad_mute_is_refused(room, player):
-    _table, alice, _bob = room
+    table, alice, _bob = room
     with pytest.raises(ChatRefused):
-        chat.mute(user=alice, player_id=alice.pk if player == "self" else player)
+        chat.mute(user=alice, player_id=alice.pk if player == "self" else player, table_id=table.pk)
     assert not ChatMute.objects.exists()
 
 

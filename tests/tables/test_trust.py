@@ -51,11 +51,11 @@ def test_finding_1_a_request_pays_for_one_movement_only(make_player, make_table,
         with pytest.raises(services.RepeatedRequest, match="already made"):
             services.top_up(user=player, table_id=table.pk, amount=amount, request_id="top-up-request-1")
     services.leave(user=player, table_id=table.pk)
-    sit(table, player, 1, buy_in=100, request_id="sit-request-2")
+    sit(table, player, 1, buy_in=150, request_id="sit-request-2")  # at least the stack left with (RULES 7.5)
     with pytest.raises(services.RepeatedRequest):  # the old top-up's request, for the new occupancy
         services.top_up(user=player, table_id=table.pk, amount=50, request_id="top-up-request-1")
-    assert Seat.objects.get(player=player).stack == 100
-    assert bankroll_balance(player) == 9_900
+    assert Seat.objects.get(player=player).stack == 150
+    assert bankroll_balance(player) == 9_850
     assert_audit_clean()
 
 

@@ -24,5 +24,7 @@ def test_no_frame_sequence_creates_or_moves_chips_it_should_not(settings, channe
         pytest.fail(str(failure))
     assert figures["steps"] == steps
     # The crowd did what it is for: replays, seat changes and actions all happened.
-    assert {"replay", "sit", "leave", "top_up", "act", "log_out"} <= set(figures["kinds"]), figures["kinds"]
+    assert {"replay", "sit", "leave", "top_up", "act", "log_out", "come_back", "idle"} <= set(figures["kinds"]), (
+        figures["kinds"]
+    )
     assert figures["hands"]["complete"] >= 10 and figures["hands"]["actions"] >= 50, figures["hands"]

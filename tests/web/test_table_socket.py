@@ -1,13 +1,15 @@
 """The table websocket: snapshot on connect, actions through the services, refusals for the sender only."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.utils import timezone
 
 from cashier.selectors import bankroll_balance
 from tables import services
-from tables.models import Hand, Seat
+from tables.models import Hand, Seat, SeatSession
 from tables.selectors.hands import rebuild
 
 from ..support.sockets import current_sequence, db, felt_version, table_viewer
@@ -227,6 +229,8 @@ def test_a_repeated_buy_in_or_top_up_frame_moves_chips_once(heads_up, make_playe
 def test_seat_controls_sit_out_come_back_top_up_and_leave(heads_up, assert_audit_clean):
     table, _alice, bob = heads_up
     services.leave(user=bob, table_id=table.pk)
+    # Half an hour later (RULES 7.5 would ask him for the 200 he left with before that).
+    SeatSession.objects.filter(player=bob).update(ended_at=timezone.now() - timedelta(minutes=31))
     sit(table, bob, 2, buy_in=150)  # room for 50 more: the top-up form is offered
 
     async def scenario():
