@@ -53,8 +53,8 @@ class HandConfig:
     blind is posted this hand. Heads-up, the button posts the small blind
     (RULES 2.3), so ``small_blind_seat`` must equal ``button``.
     ``big_blind_ante``: an ante posted by the big blind, dead money (not
-    part of the bet). RULES.md has no ante; it exists so recorded tournament
-    hands can be replayed, and defaults to 0.
+    part of the bet, RULES 8.4); it exists so recorded tournament hands can
+    be replayed, and defaults to 0 (the cash tables have none).
     """
 
     variant: Variant
