@@ -33,18 +33,20 @@ def with_database(url: str, database: int) -> str:
     return f"{base.group(1)}/{database}"
 
 
-def worker_urls(redis_url: str, cache_url: str, worker: int) -> tuple[str, str]:
-    """The two URLs moved up by ``worker`` blocks, a block covering both databases (0 and 1:
-    gw0 gets 0 and 1, gw1 2 and 3, ...)."""
+def worker_urls(redis_url: str, cache_url: str, worker: int, workers: int) -> tuple[str, str]:
+    """Worker ``worker``'s two URLs, of ``workers``: both databases moved up by the same step for
+    each worker (wrapping round Redis's 16), the smallest step that gives no two workers a
+    database in common (0 and 1: gw0 gets 0 and 1, gw1 2 and 3, ...)."""
     layer, cache = redis_database(redis_url), redis_database(cache_url or redis_url)
-    block = abs(cache - layer) + 1
-    shift = worker * block
-    if max(layer, cache) + shift >= REDIS_DATABASES:
-        raise ValueError(
-            f"worker gw{worker} would need Redis database {max(layer, cache) + shift}: Redis has "
-            f"{REDIS_DATABASES}; run fewer workers (TEST_WORKERS) or start from lower databases"
-        )
-    return with_database(redis_url, layer + shift), with_database(cache_url or redis_url, cache + shift)
+    for step in range(1, REDIS_DATABASES):
+        pairs = [((layer + n * step) % REDIS_DATABASES, (cache + n * step) % REDIS_DATABASES) for n in range(workers)]
+        used = [db for pair in pairs for db in set(pair)]
+        if len(used) == len(set(used)):
+            moved_layer, moved_cache = pairs[worker]
+            return with_database(redis_url, moved_layer), with_database(cache_url or redis_url, moved_cache)
+    raise ValueError(
+        f"{workers} workers need more Redis databases than its {REDIS_DATABASES}: run fewer (TEST_WORKERS)"
+    )
 
 
 # What scripts/test gave the whole run, before this worker's move.
@@ -55,7 +57,8 @@ def _move_to_worker_databases() -> None:
     worker = worker_number()
     if worker is None or not GIVEN_REDIS_URL:
         return  # one process, or the embedded default (in-process layer and cache)
-    os.environ["REDIS_URL"], os.environ["CACHE_URL"] = worker_urls(GIVEN_REDIS_URL, GIVEN_CACHE_URL, worker)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", worker + 1))
+    os.environ["REDIS_URL"], os.environ["CACHE_URL"] = worker_urls(GIVEN_REDIS_URL, GIVEN_CACHE_URL, worker, workers)
 
 
 _move_to_worker_databases()
