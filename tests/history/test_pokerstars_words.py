@@ -59,7 +59,7 @@ def test_the_installation_number_is_drawn_once_and_kept():
 def test_after_a_database_reset_the_room_numbers_its_hands_anew(monkeypatch):
     """A new installation row (a reset database) draws a new number, so hand 1 is a new hand to a tracker."""
     draws = iter([111_111, 222_222])
-    monkeypatch.setattr("tables.models.secrets.randbelow", lambda n: next(draws) - 100_000)
+    monkeypatch.setattr("tables.models.installation.secrets.randbelow", lambda n: next(draws) - 100_000)
     before = exported_hand_number(installation_number(), 1)
     Installation.objects.all().delete()
     assert exported_hand_number(installation_number(), 1) != before
