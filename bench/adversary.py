@@ -37,6 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.sessions import logged_in_session
+
 PLAYERS = 4
 SEATS = 4
 # A frame whose answer marks the end of the one sent before it: the consumer takes frames in order.
@@ -115,7 +117,7 @@ class Adversary:
 
     async def _session(self, player: int):
         if player not in self.sessions:
-            self.sessions[player] = await _db(_logged_in_session, self.players[player])
+            self.sessions[player] = await _db(logged_in_session, self.players[player])
         return self.sessions[player]
 
     async def close_socket(self, socket: Socket) -> None:
@@ -258,20 +260,6 @@ def _db(function, *args):
     from channels.db import database_sync_to_async
 
     return database_sync_to_async(function)(*args)
-
-
-def _logged_in_session(user):
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return session
 
 
 def _log_out(session) -> None:

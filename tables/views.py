@@ -57,7 +57,7 @@ def join_waiting_list(request, table_id: int):
 
 
 def how_to_play(request):
-    """Omaha High as this room plays it, for players new to it (RULES.md in plain words)."""
+    """Omaha High as this room plays it, for players new to it (docs/rules.md in plain words)."""
     context = {
         "seed_example": hand_example("Kd 7h 7c 2s", "Kc Kh 7s 3d 9s"),  # RULES 5.2, the seed's own
         "no_flush": hand_example("Kh Qs Qd 3c", "Ah Jh 8h 4h 2c"),  # four hearts on the board, one in hand

@@ -10,6 +10,17 @@ from tests.support.backends import NEEDS_POSTGRESQL, NEEDS_REDIS, on_postgresql,
 _usernames = itertools.count(1)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The slowest kinds run first: the load harness, then the browser modules. scripts/test
+    hands whole modules to its xdist workers in this order (--no-loadscope-reorder), so no long
+    module starts last, with the other core idle until it ends."""
+
+    def kind(item) -> int:
+        return 0 if item.get_closest_marker("load") else 1 if item.get_closest_marker("browser") else 2
+
+    items.sort(key=kind)  # stable: within a kind, the order collected
+
+
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing():
     """Hash test players' passwords with a cheap hasher (the room's own is slow on purpose).

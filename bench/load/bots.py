@@ -1,7 +1,7 @@
 """Bots: real websocket clients that play from the HTML fragments the server sends them.
 
-A bot is logged in by its session cookie (sent with an Origin header that
-AllowedHostsOriginValidator accepts), reads its turn, the hand's sequence and
+A bot is logged in by its session cookie (sent with the Origin header of the site's own
+pages, which ``config.websocket_origin`` requires), reads its turn, the hand's sequence and
 its legal actions from the ``#controls`` fragment exactly as a browser shows
 them, and answers with the JSON frames the htmx forms would send. Profiles
 make some bots go silent (the clock times them out), drop their connection
@@ -198,7 +198,6 @@ class Bot:
         self.top_up: tuple[str, int] | None = None
         self.last_comeback = 0.0
         self.drained = False
-        self.pause_until = 0.0
         self.background: set[asyncio.Future] = set()
         self.version = -1  # the latest table version this bot's screen was shown
         self.port: int | None = None  # the daphne of the current (or last) socket

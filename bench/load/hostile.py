@@ -42,22 +42,14 @@ def setup_table(prefix: str = "hostile"):
     from tables import services
     from tables.models import Hand
 
-    from .world import make_session, make_table, make_user
+    from .world import make_session, make_table, make_user, seat_bots
 
     tag = uuid.uuid4().hex[:6]
     table = make_table(f"{prefix}-{tag}", action_seconds=600, countdown_seconds=60, reconnect_grace_seconds=0)
-    clients = []
-    for s in range(1, 7):
-        user = make_user(f"{prefix}{tag}s{s}")
-        services.take_seat(
-            user=user,
-            table_id=table.pk,
-            seat_number=s,
-            buy_in=table.max_buy_in,
-            post_big_blind_now=True,
-            request_id=uuid.uuid4().hex,
-        )
-        clients.append(HostileClient("seated", make_session(user), seat=s))
+    clients = [
+        HostileClient("seated", make_session(user), seat=seat)
+        for seat, user in enumerate(seat_bots(table, 6, f"{prefix}{tag}"), start=1)
+    ]
     services.start_hand_if_due(table_id=table.pk)
     hand = Hand.objects.get(table=table, state=Hand.State.RUNNING)
     for client in clients:

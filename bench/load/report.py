@@ -143,22 +143,11 @@ def measure_queries_in_process(players: int = 6) -> dict:
     from tables.models import Hand
     from tables.selectors.hands import rebuild
 
-    from .world import make_table, make_user
+    from .world import make_table, seat_bots
 
     tag = uuid.uuid4().hex[:6]
     table = make_table(f"bench-queries-{tag}", action_seconds=300, countdown_seconds=60)
-    users = []
-    for s in range(1, players + 1):
-        user = make_user(f"benchq{tag}s{s}")
-        services.take_seat(
-            user=user,
-            table_id=table.pk,
-            seat_number=s,
-            buy_in=table.max_buy_in,
-            post_big_blind_now=True,
-            request_id=uuid.uuid4().hex,
-        )
-        users.append(user)
+    users = seat_bots(table, players, f"benchq{tag}")
     by_seat = dict(enumerate(users, start=1))
     services.start_hand_if_due(table_id=table.pk)
     acts = []

@@ -5,10 +5,9 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
+
+from bench.sessions import logged_in_session
 
 BOT_PASSWORD_HASH = "!bench-bot-has-no-password"  # unusable: bots log in by session only
 
@@ -23,14 +22,8 @@ class BotAccount:
 
 
 def make_session(user) -> str:
-    """A logged-in browser session, created the way django.contrib.auth.login stores one."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.set_expiry(24 * 3600)
-    session.save()
-    return session.session_key
+    """The key of a logged-in browser session for ``user``, lasting a day (a bot's cookie)."""
+    return logged_in_session(user, expiry=24 * 3600).session_key
 
 
 def make_user(username: str):
@@ -73,6 +66,26 @@ def make_table(
     return table
 
 
+def seat_bots(table, players: int, username_prefix: str) -> list:
+    """``players`` new accounts seated at ``table`` in seats 1..players, each buying in at the
+    table's maximum and posting a big blind now; the users, in seat order."""
+    from tables import services
+
+    users = []
+    for seat in range(1, players + 1):
+        user = make_user(f"{username_prefix}s{seat}")
+        services.take_seat(
+            user=user,
+            table_id=table.pk,
+            seat_number=seat,
+            buy_in=table.max_buy_in,
+            post_big_blind_now=True,
+            request_id=uuid.uuid4().hex,
+        )
+        users.append(user)
+    return users
+
+
 def build_world(
     *,
     tables: int,
@@ -84,8 +97,6 @@ def build_world(
     variant_mix: bool = True,
 ) -> tuple[list, list[BotAccount]]:
     """T tables, each with ``players_per_table`` bots seated (buy-in at the maximum, posting a big blind now)."""
-    from tables import services
-
     players = players_per_table or seats_per_table
     run = uuid.uuid4().hex[:6]
     made_tables, bots = [], []
@@ -99,20 +110,6 @@ def build_world(
             countdown_seconds=countdown_seconds,
         )
         made_tables.append(table)
-        for s in range(1, players + 1):
-            user = make_user(f"{prefix}{run}t{t}s{s}")
-            services.take_seat(
-                user=user,
-                table_id=table.pk,
-                seat_number=s,
-                buy_in=table.max_buy_in,
-                post_big_blind_now=True,
-                request_id=uuid.uuid4().hex,
-            )
-            bots.append(BotAccount(user.pk, user.username, make_session(user), table.pk, s))
+        for seat, user in enumerate(seat_bots(table, players, f"{prefix}{run}t{t}"), start=1):
+            bots.append(BotAccount(user.pk, user.username, make_session(user), table.pk, seat))
     return made_tables, bots
-
-
-def origin_header(port: int) -> str:
-    host = next((h for h in settings.ALLOWED_HOSTS if h in ("127.0.0.1", "localhost")), "127.0.0.1")
-    return f"http://{host}:{port}"

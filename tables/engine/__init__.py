@@ -1,4 +1,4 @@
-"""The pure rules engine of Omaha High, Limit and Pot Limit (see RULES.md).
+"""The pure rules engine of Omaha High, Limit and Pot Limit (the rules: docs/rules.md).
 
 No Django, no I/O, no clock, no randomness: given a ``HandConfig``, a deck
 and a list of actions, a ``Hand`` produces the same events every time. The
@@ -65,7 +65,7 @@ eligible)``), ``bets``, ``stacks``, ``starting_stacks``, ``contributed``,
 Events (``TypedDict``s, any of them an ``Event``): see ``events.py``. What
 each viewer may see: ``projection.py``.
 
-Choices where RULES.md leaves room (Robert's Rules of Poker / TDA):
+Choices where docs/rules.md leaves room (Robert's Rules of Poker / TDA):
 - All-in for less (RULES 3.7): a player who already acted may raise again
   only when what they now face is a full raise; several short all-ins can
   add up to one. Pot Limit: a full bet is at least the big blind, a full

@@ -42,10 +42,6 @@ class SentDigests:
                 self._sent.popitem(last=False)
         return {key: html for key, html in fragments.items() if before.get(key) != now[key]}, now
 
-    def forget(self, audience: str) -> None:
-        with self._lock:
-            self._sent.pop(audience, None)
-
 
 class Seen:
     """The contents one receiver saw last, by digest (a few per socket: a fragment that comes

@@ -1,4 +1,5 @@
-"""Websocket routes (served through AllowedHostsOriginValidator and AuthMiddlewareStack in config.asgi)."""
+"""Websocket routes (served in config.asgi behind SameOriginWebsocketValidator, RefuseWhileAway and
+AuthMiddlewareStack)."""
 
 from django.urls import path
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from accounts.models import User
 from tables.models import Hand, Seat
 
 
-def chips_at_tables(user) -> int:
+def chips_at_tables(user: User) -> int:
     """Chips the player has at every table: stacks and top-ups waiting for a hand to end,
     counting a seat in a running hand at the stack it started the hand with (what is bet is
     still theirs until the hand is settled)."""

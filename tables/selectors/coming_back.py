@@ -34,4 +34,6 @@ def coming_back(*, player_id: int, table_id: int, now: datetime) -> ComingBack |
     if last is None:
         return None
     cashed_out, time_bank_ms, ended_at = last
+    if ended_at is None:  # never: the filter keeps only ended occupancies
+        return None
     return ComingBack(stack=cashed_out or 0, time_bank_ms=time_bank_ms, until=ended_at + window)

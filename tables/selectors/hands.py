@@ -11,25 +11,25 @@ from collections.abc import Iterable
 from tables.engine import Hand as EngineHand
 from tables.engine import HandConfig
 from tables.engine.cards import parse_cards
-from tables.engine.events import EventType
+from tables.engine.events import Event, EventType
 from tables.engine.log import actions_from_events
 from tables.models import Hand, HandEvent, Seat, Table
 
 
-def logged_events(hand: Hand) -> list[dict]:
+def logged_events(hand: Hand) -> list[Event]:
     return list(HandEvent.objects.filter(hand=hand).order_by("sequence").values_list("payload", flat=True))
 
 
-def logged_events_of(hand_ids: Iterable[int]) -> dict[int, list[dict]]:
+def logged_events_of(hand_ids: Iterable[int]) -> dict[int, list[Event]]:
     """Each hand's events in order, for many hands in one query (``hand id -> events``)."""
-    events: dict[int, list[dict]] = {hand_id: [] for hand_id in hand_ids}
+    events: dict[int, list[Event]] = {hand_id: [] for hand_id in hand_ids}
     rows = HandEvent.objects.filter(hand_id__in=events).order_by("hand_id", "sequence")
     for hand_id, payload in rows.values_list("hand_id", "payload"):
         events[hand_id].append(payload)
     return events
 
 
-def rebuild(hand: Hand, events: list[dict] | None = None) -> EngineHand:
+def rebuild(hand: Hand, events: list[Event] | None = None) -> EngineHand:
     """The engine state of a hand, replayed from its configuration, deck and logged actions."""
     events = logged_events(hand) if events is None else events
     engine = EngineHand.replay(HandConfig.from_dict(hand.config), parse_cards(hand.deck), actions_from_events(events))

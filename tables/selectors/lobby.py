@@ -13,7 +13,7 @@ from tables.models import Hand, HandEvent, Table
 
 # "Average pot" looks at this many of the table's latest complete hands.
 RECENT_HANDS = 20
-_COUNTS = {"seats_taken": Count("seats", distinct=True), "waiting": Count("waiting_list", distinct=True)}
+_SEATS_TAKEN, _WAITING = Count("seats", distinct=True), Count("waiting_list", distinct=True)
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,19 @@ class LobbyRow:
 
 
 def lobby_rows() -> list[LobbyRow]:
-    tables = Table.objects.filter(is_active=True, is_tournament=False).annotate(**_COUNTS)  # RULES 8.2
+    tables = Table.objects.filter(is_active=True, is_tournament=False).annotate(
+        seats_taken=_SEATS_TAKEN, waiting=_WAITING
+    )  # RULES 8.2
     return [LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting) for table in tables]
 
 
 def lobby_row(table_id: int) -> LobbyRow | None:
     """One table's row, or None once it is closed (the lobby drops it)."""
-    table = Table.objects.filter(pk=table_id, is_active=True, is_tournament=False).annotate(**_COUNTS).first()
+    table = (
+        Table.objects.filter(pk=table_id, is_active=True, is_tournament=False)
+        .annotate(seats_taken=_SEATS_TAKEN, waiting=_WAITING)
+        .first()
+    )
     return None if table is None else LobbyRow(table, table.seats_taken, average_pot(table.pk), table.waiting)
 
 

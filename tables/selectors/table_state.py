@@ -8,9 +8,12 @@ read), and a socket that connects reads it with ``load_table_state``.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tables.engine import Hand as EngineHand
+from tables.engine.events import Event
 from tables.models import Hand, HandPlayer, Seat, Table, WaitingListEntry
 from tables.selectors.hands import rebuild
 
@@ -29,7 +32,7 @@ class TableState:
         return self.table.version
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         """The latest hand's whole log (replay yields the events it was logged from)."""
         return self.engine.events if self.engine is not None else []
 
@@ -62,6 +65,8 @@ def table_state(
 _REPLAYS: OrderedDict[tuple[int, int, str], EngineHand] = OrderedDict()
 _HAND_PLAYERS: OrderedDict[tuple[int, str], dict[int, int]] = OrderedDict()
 _KEPT = 512
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
@@ -80,13 +85,13 @@ def _hand_players(hand: Hand) -> dict[int, int]:
     return cached
 
 
-def _remember(cache: OrderedDict, key, value):
+def _remember(cache: OrderedDict[K, V], key: K, value: V) -> V:
     cache[key] = value
     while len(cache) > _KEPT:
         cache.popitem(last=False)
     return value
 
 
-def table_versions(table_ids) -> dict[int, int]:
+def table_versions(table_ids: Iterable[int]) -> dict[int, int]:
     """The current version of each table (one query): a socket behind it has missed a change."""
     return dict(Table.objects.filter(pk__in=list(table_ids)).values_list("pk", "version"))

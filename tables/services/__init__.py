@@ -1,8 +1,23 @@
 """The only write path for tables, seats and hands: views, consumers and tasks call these.
 
-Each function is one transaction under the table's row lock, written as a check step
-(parse, authorise, lock, check the sequence) and a do step (apply and record), and
-announces the change on commit (``changes``) for the screens to update.
+Each change of a table is one transaction under the table's row lock (``locking``) and is
+announced on commit (``changes``) for the screens to update. Three shapes:
+
+- check step and do step, for the hand itself: ``turns`` (``check_action`` a click,
+  ``check_timeout`` the clock: parse, authorise, lock, check the sequence; ``do_action``:
+  apply and record) and ``dealing`` (``check_hand_due``, ``do_deal``); the clock's
+  ``expire_turn`` is ``check_timeout`` and ``do_action`` again;
+- one function per request, checking and then changing inside its one locked transaction:
+  ``seating``, ``closing``, ``waiting_list``, ``seat_options``, ``showing``, ``contributions``,
+  ``presence.player_connected``; ``clock.run_clock`` is no transaction itself, it calls the
+  others per table;
+- ``presence.player_disconnected``: one unlocked update of the seat's disconnect time, not
+  announced (the others see it with the table's next change);
+- ``chat``: a message or a mute is a transaction of its own without the table's lock (it
+  changes no table state), announced on commit to the chat's listeners.
+
+The rest are the steps these share, called inside their transactions: ``settlement``,
+``occupancy``, ``time_bank``, ``event_log``, ``held_engines``, ``errors``.
 """
 
 from .clock import expire_turn, run_clock

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
+from bench.sessions import logged_in_session
 from tables.presentation.cards import card_view
 from tables.realtime.routing import websocket_urlpatterns
 
@@ -156,21 +157,6 @@ class Viewer:
 
     async def close(self):
         await self.communicator.disconnect()
-
-
-def logged_in_session(user):
-    """A saved session logging ``user`` in, as ``django.contrib.auth.login`` makes one."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return session
 
 
 def table_viewer(table, user=None, **options) -> Viewer:

@@ -24,9 +24,10 @@ def channel_layer(request, settings):
 # --- the live server and the browser ----------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live_server_url(needs_postgresql, needs_redis, django_db_setup, django_db_blocker):
-    """A real daphne process serving the app (HTTP and websockets) on the test database.
+    """A real daphne process serving the app (HTTP and websockets) on the test database, one
+    per test process (each xdist worker has its own), shared by the modules that use it.
 
     It needs PostgreSQL and channels-redis: the forked server shares the test's database, and
     the test process reaches the server's sockets only through Redis. Forked with database
