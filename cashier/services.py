@@ -318,7 +318,9 @@ def tournament_prize(*, user, tournament, amount: int, result: str) -> Transfer:
 
 def _checked(reference: object, pattern: re.Pattern[str]) -> str:
     if not isinstance(reference, str) or not pattern.fullmatch(reference):
-        raise InvalidRequest(f"A chip movement must name what it pays for; got {reference!r}.")
+        raise InvalidRequest(
+            gettext("A chip movement must name what it pays for; got %(reference)r.") % {"reference": reference}
+        )
     return reference
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cashier.admin import ReadOnlyAdmin
 from tables.admin import HandAdmin
 from tables.models import Hand
+from tables.services.errors import refusal_text
 
 from . import staff
 from .models import DealerMessage, Maintenance, SeatedPlayer, StaffAction
@@ -72,7 +74,7 @@ class DealerMessageForm(forms.ModelForm):
                 staff=self.staff, text=data.get("text", ""), table_id=getattr(data.get("table"), "pk", None)
             )
         except staff.StaffToolRefused as refusal:
-            raise forms.ValidationError(str(refusal)) from None
+            raise forms.ValidationError(refusal_text(refusal)) from None
         return data
 
 
@@ -108,9 +110,9 @@ class MaintenanceForm(forms.ModelForm):
     def clean_reopens_at(self):
         reopens_at = self.cleaned_data["reopens_at"]
         if reopens_at <= timezone.now():
-            raise forms.ValidationError("The room must reopen in the future.")
+            raise forms.ValidationError(gettext("The room must reopen in the future."))
         if Maintenance.objects.filter(ended_at=None).exists():
-            raise forms.ValidationError("The room is already in maintenance.")
+            raise forms.ValidationError(gettext("The room is already in maintenance."))
         return reopens_at
 
 

@@ -19,12 +19,14 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.models import ChatMessage, Hand, HandPlayer, Seat, Table
 from tables.selectors.hands import running_hand
 from tables.services import TableError, leave
 from tables.services.changes import mark_changed
 from tables.services.chat import clean_text, dealer_line
+from tables.services.errors import refusal_text
 from tables.services.locking import lock_table
 from tables.services.settlement import after_hand
 
@@ -38,7 +40,7 @@ class StaffToolRefused(Exception):
 
 def _check_staff(staff) -> None:
     if not (getattr(staff, "is_staff", False) and staff.is_active):
-        raise StaffToolRefused("Only active staff may do that.")
+        raise StaffToolRefused(gettext("Only active staff may do that."))
 
 
 def _log(staff, kind: str, **fields) -> StaffAction:
@@ -54,11 +56,11 @@ def check_cancel_hand(*, staff, hand_id: int) -> tuple[Table, Hand]:
     _check_staff(staff)
     table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
     if table_id is None:
-        raise StaffToolRefused("No such hand.")
+        raise StaffToolRefused(gettext("No such hand."))
     table = lock_table(table_id)
     hand = running_hand(table)
     if hand is None or hand.pk != hand_id:
-        raise StaffToolRefused("That hand is not running any more.")
+        raise StaffToolRefused(gettext("That hand is not running any more."))
     return table, hand
 
 
@@ -97,7 +99,7 @@ def check_stand_up(*, staff, table_id: int, player_id: int):
     _check_staff(staff)
     player = get_user_model().objects.filter(pk=player_id).first()
     if player is None or not Seat.objects.filter(table_id=table_id, player=player).exists():
-        raise StaffToolRefused("That player has no seat at that table.")
+        raise StaffToolRefused(gettext("That player has no seat at that table."))
     return player
 
 
@@ -108,7 +110,7 @@ def stand_up(*, staff, table_id: int, player_id: int, reason: str = "") -> Staff
         try:
             leave(user=player, table_id=table_id)
         except TableError as refusal:  # already leaving: the Leave's own refusal
-            raise StaffToolRefused(str(refusal)) from None
+            raise StaffToolRefused(refusal_text(refusal)) from None
         return _log(staff, StaffAction.Kind.STAND_UP, table_id=table_id, player=player, detail=reason)
 
 
@@ -119,15 +121,15 @@ def check_dealer_message(*, staff, text: str, table_id: int | None) -> tuple[str
     _check_staff(staff)
     text = clean_text(text if isinstance(text, str) else "")
     if not text:
-        raise StaffToolRefused("Type the message first.")
+        raise StaffToolRefused(gettext("Type the message first."))
     if len(text) > 300:
-        raise StaffToolRefused("A dealer message is at most 300 characters.")
+        raise StaffToolRefused(gettext("A dealer message is at most 300 characters."))
     tables = Table.objects.filter(is_active=True)
     if table_id is not None:
         tables = tables.filter(pk=table_id)
     found = list(tables.order_by("pk"))
     if not found:
-        raise StaffToolRefused("No open table to send it to.")
+        raise StaffToolRefused(gettext("No open table to send it to."))
     return text, found
 
 
@@ -149,10 +151,10 @@ def start_maintenance(*, staff, reopens_at: datetime) -> Maintenance:
     """No new hand from now (running hands finish); the lobby says when the room reopens."""
     _check_staff(staff)
     if reopens_at <= timezone.now():
-        raise StaffToolRefused("The room must reopen in the future.")
+        raise StaffToolRefused(gettext("The room must reopen in the future."))
     with transaction.atomic():
         if Maintenance.objects.select_for_update().filter(ended_at=None).exists():
-            raise StaffToolRefused("The room is already in maintenance.")
+            raise StaffToolRefused(gettext("The room is already in maintenance."))
         window = Maintenance.objects.create(reopens_at=reopens_at, started_by=staff)
         _log(staff, StaffAction.Kind.MAINTENANCE_START, detail=f"reopens at {reopens_at:%Y-%m-%d %H:%M %Z}")
     return window
@@ -164,7 +166,7 @@ def end_maintenance(*, staff) -> Maintenance:
     with transaction.atomic():
         window = Maintenance.objects.select_for_update().filter(ended_at=None).first()
         if window is None:
-            raise StaffToolRefused("The room is not in maintenance.")
+            raise StaffToolRefused(gettext("The room is not in maintenance."))
         window.ended_at = timezone.now()
         window.save(update_fields=["ended_at"])
         _log(staff, StaffAction.Kind.MAINTENANCE_END)

@@ -8,6 +8,7 @@ from . import services
 from .engine.events import EventType
 from .models import ClockPolicy, Hand, HandEvent, HandPlayer, Installation, Seat, Table, TimeoutRecord
 from .selectors.allowance import forget_allowance_limit
+from .services.errors import refusal_text
 from .services.table_settings import check_table_edit, edit_table
 from .tracker_stakes import tracker_stakes_problem
 
@@ -63,7 +64,7 @@ class TableForm(forms.ModelForm):
             try:
                 check_table_edit(table_id=self.instance.pk, changed=self.changed_data)
             except services.TableError as refusal:
-                raise forms.ValidationError(str(refusal)) from None
+                raise forms.ValidationError(refusal_text(refusal)) from None
         return cleaned
 
 

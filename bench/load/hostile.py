@@ -243,7 +243,10 @@ async def _connect(client: HostileClient, port: int, table_id: int) -> WebSocket
     for attempt in range(20):
         try:
             ws = await WebSocket.connect(HOST, port, f"/ws/tables/{table_id}/", headers=headers, timeout=5)
-            await _drain(ws, 0.3)  # the snapshot
+            # The snapshot: waited for (a busy server may take longer than the drain), then
+            # anything that follows it, so no reply to a hostile frame is taken for it.
+            await asyncio.wait_for(ws.recv(), 10)
+            await _drain(ws, 0.3)
             return ws
         except (TimeoutError, OSError, HandshakeError, ConnectionClosed):
             await asyncio.sleep(0.2 * (attempt + 1))

@@ -69,6 +69,7 @@ def table_form(**stakes):
         "time_bank_refill_seconds": 0,
         "time_bank_refill_hands": 10,
         "time_bank_cap_seconds": 0,
+        "sit_out_minutes": 10,
         "small_blind_override": "",
         "seats-TOTAL_FORMS": 0,
         "seats-INITIAL_FORMS": 0,

@@ -10,6 +10,7 @@ from tables import services
 from tables.models import Hand
 
 from ..support.tables import act, sit
+from ..tournaments.support import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +30,16 @@ def player_urls(patterns=None, prefix=""):
             yield route, list(entry.pattern.converters)
 
 
+# Parameters that are not ids: a token or an encoded user id, good in form but matching nothing.
+TOKENS = {"token": "not-a-real-token", "uidb64": "MQ"}
+
+
 def filled(route: str, values: dict[str, int]) -> str:
     path = route.lstrip("^").rstrip("$")
     for name, value in values.items():
         path = path.replace(f"<int:{name}>", str(value))
+    for name, value in TOKENS.items():
+        path = path.replace(f"<str:{name}>", value).replace(f"<{name}>", value)
     assert "<" not in path, f"no value for a parameter of {route}"
     return "/" + path
 
@@ -51,11 +58,12 @@ def someone_elses_hand(heads_up):
 def test_the_sweep_knows_the_urls_it_fills():
     routes = dict(player_urls())
     assert "hands/<int:hand_id>/proof.json" in routes and "tables/<int:table_id>/" in routes
-    assert {name for names in routes.values() for name in names} <= {"hand_id", "table_id"}
+    assert {name for names in routes.values() for name in names} <= {"hand_id", "table_id", "tournament_id", *TOKENS}
 
 
 def test_no_url_answers_a_server_error_to_an_anonymous_visitor_or_a_stranger(someone_elses_hand, make_player):
     table, complete, running = someone_elses_hand
+    tournament = make_tournament()
     anonymous = Client(raise_request_exception=False)
     stranger = Client(raise_request_exception=False)
     stranger_player = make_player("stranger")
@@ -63,7 +71,10 @@ def test_no_url_answers_a_server_error_to_an_anonymous_visitor_or_a_stranger(som
     stranger.force_login(stranger_player)
     failures = []
     for route, _names in player_urls():
-        for ids in ({"hand_id": complete.pk, "table_id": table.pk}, {"hand_id": running.pk, "table_id": 987_654}):
+        for ids in (
+            {"hand_id": complete.pk, "table_id": table.pk, "tournament_id": tournament.pk},
+            {"hand_id": running.pk, "table_id": 987_654, "tournament_id": 987_654},
+        ):
             path = filled(route, ids)
             for who, client in (("anonymous", anonymous), ("stranger", stranger)):
                 for query in QUERIES:

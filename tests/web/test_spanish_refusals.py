@@ -74,8 +74,15 @@ CASES = {
         "alice", None, [{"action": "chat", "text": "uno"}, {"action": "chat", "text": "dos"}],
         "You are sending messages too fast: wait a few seconds.", {},
     ),
-    "mute-unknown": ("alice", None, [{"action": "mute", "player": "987654"}], "Unknown player.", {}),
-    "mute-self": ("alice", None, [{"action": "mute", "player": "{alice}"}], "You cannot mute yourself.", {}),
+    # Every refused mute reads the same, whoever it names (it tells nobody which ids exist).
+    "mute-unknown": (
+        "alice", None, [{"action": "mute", "player": "987654"}],
+        "You can mute only someone seated or chatting at this table.", {},
+    ),
+    "mute-self": (
+        "alice", None, [{"action": "mute", "player": "{alice}"}],
+        "You can mute only someone seated or chatting at this table.", {},
+    ),
     "waiting-seated": (
         "alice", lambda t, a, b, c: _update(t, seat_count=2), [{"action": "join_waiting_list"}],
         "You already have a seat at this table.", {},
