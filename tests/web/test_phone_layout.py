@@ -17,6 +17,7 @@ from ..support.browser import in_thread, screenshot
 from ..support.phones import PHONES, layout_problems, phone_context
 from ..support.sockets import logged_in_session
 from ..support.tables import act, fold_to_the_end, sit, start_hand
+from ..tournaments.support import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,16 +78,18 @@ def room(make_table, make_player):
         start_hand(table)
         act(table, bob, "call")  # bob, on the button, completes: alice's option
         first = Hand.objects.filter(table=table).order_by("number").first()
-        return {"table": table, "alice": alice, "carol": carol, "hand": first}
+        tournament = make_tournament(name="Phone sit & go")  # its page, registering (RULES 8)
+        return {"table": table, "alice": alice, "carol": carol, "hand": first, "tournament": tournament}
 
     return in_thread(deal)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_every_page_fits_a_phone_and_every_control_takes_a_finger(chromium, live_server_url, room, language):
-    ids = {"table_id": room["table"].pk, "hand_id": room["hand"].pk}
+    ids = {"table_id": room["table"].pk, "hand_id": room["hand"].pk, "tournament_id": room["tournament"].pk}
     urls = page_urls(ids)
-    assert {"/", f"/tables/{room['table'].pk}/", "/hands/", "/accounts/signup/"} <= set(urls)
+    assert {"/", f"/tables/{room['table'].pk}/", "/hands/", "/accounts/signup/", "/tournaments/"} <= set(urls)
+    assert f"/tournaments/{room['tournament'].pk}/" in urls
     problems = []
     for size, width, height in PHONES:
         for viewer in ("visitor", "carol", "alice"):
