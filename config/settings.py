@@ -377,7 +377,10 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 # --- Closing and banning accounts (accounts/closing.py) -----------------------------------
 # Called, in the closing's transaction, as step(user=..., closing=..., placeholder=...): the
 # tables app stands the player up everywhere (the accounts app knows nothing of tables).
-ACCOUNT_DEPARTURE_STEPS: list[str] = ["tables.services.departure.leave_every_table"]
+ACCOUNT_DEPARTURE_STEPS: list[str] = [
+    "tournaments.departure.refuse_while_entered",  # first: no refund or prize owed to a closed bankroll
+    "tables.services.departure.leave_every_table",
+]
 # Files of a player's data download besides the profile and the ledger: functions of a user
 # returning (name, text) pairs (the tables app adds the hands, as exports, and the chat lines).
 ACCOUNT_DATA_FILES: list[str] = ["tables.history.personal_data.personal_data_files"]
