@@ -35,7 +35,10 @@ def empty_cache():
     """Every test starts with no rate-limit or socket counters left by another."""
     from django.core.cache import cache
 
+    from tables.selectors import allowance
+
     cache.clear()
+    allowance._policy = None  # the process's few seconds' memo of what the cache held
     return
 
 
