@@ -51,7 +51,7 @@ _REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
 # How often each kind of step comes: mostly play, with every hostile move mixed in.
 STEP_WEIGHTS = {
     "act": 8, "deal": 2, "clock": 1, "sit": 2, "sit_in": 1.5, "sit_out": 0.5, "leave": 0.4, "top_up": 1,
-    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2, "come_back": 0.3, "idle": 0.1,
+    "replay": 3, "garbage": 0.5, "open": 0.7, "close": 0.5, "log_out": 0.2, "come_back": 0.2, "idle": 0.05,
 }  # fmt: skip
 # Now and then a player closes their account (accounts/closing.py); a newcomer takes their place.
 STEP_WEIGHTS["close_account"] = 0.05

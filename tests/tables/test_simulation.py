@@ -4,10 +4,12 @@ import random
 import uuid
 
 import pytest
+from django.utils import timezone
 
 from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Seat, Table
+from tables.selectors.coming_back import coming_back
 
 from ..support.tables import play_random_action, running_hand, sit
 
@@ -64,7 +66,10 @@ def _bring_players_back(table: Table, players, rng: random.Random) -> None:
     for player in players:
         seat = seated.get(player.pk)
         if seat is None and free:
-            sit(table, player, free.pop(), buy_in=table.min_buy_in, post_now=rng.random() < 0.5)
+            # RULES 7.5: straight back, they buy in for at least the stack they left with.
+            back = coming_back(player_id=player.pk, table_id=table.pk, now=timezone.now())
+            buy_in = max(table.min_buy_in, back.stack if back else 0)
+            sit(table, player, free.pop(), buy_in=buy_in, post_now=rng.random() < 0.5)
         elif seat is not None and seat.state == Seat.State.SITTING_OUT:
             if seat.stack == 0:
                 services.top_up(user=player, table_id=table.pk, amount=table.min_buy_in, request_id=str(uuid.uuid4()))
