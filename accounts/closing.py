@@ -21,6 +21,8 @@ its turn comes and cashed out into the (kept) bankroll when the hand ends.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -62,13 +64,13 @@ def ban_player(*, user, reason: str = "") -> User:
 
 
 def _end(user, *, closing: bool, reason: str = "") -> User:
-    for attempt in range(ATTEMPTS):
-        try:
+    for _attempt in range(ATTEMPTS - 1):
+        with suppress(_SeatTakenMeanwhile):
             return _end_once(user.pk, closing=closing, reason=reason)
-        except _SeatTakenMeanwhile:
-            if attempt == ATTEMPTS - 1:
-                raise DepartureRefused(gettext("Your seats changed while closing; please try again.")) from None
-    raise AssertionError("unreachable")
+    try:
+        return _end_once(user.pk, closing=closing, reason=reason)
+    except _SeatTakenMeanwhile:
+        raise DepartureRefused(gettext("Your seats changed while closing; please try again.")) from None
 
 
 def _end_once(user_id: int, *, closing: bool, reason: str) -> User:
