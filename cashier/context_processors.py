@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.http import HttpRequest
+
 from .selectors import bankroll_balance, chips_owned
 
 
-def header_chips(request) -> dict:
+def header_chips(request: HttpRequest) -> dict[str, dict[str, int]]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
@@ -14,8 +16,11 @@ from config.numbers import chips
 
 from .models import LedgerAccount, LedgerTransaction
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def bankroll_balance(user) -> int:
+
+def bankroll_balance(user: User) -> int:
     return (
         LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user=user)
         .values_list("balance", flat=True)
@@ -24,10 +29,11 @@ def bankroll_balance(user) -> int:
     )
 
 
-def chips_owned(user) -> int:
+def chips_owned(user: User) -> int:
     """The bankroll plus every chip the player holds elsewhere (settings.CHIP_HOLDINGS: the
     tables add their stacks, pending top-ups and the stacks they started a running hand with)."""
-    held = sum(import_string(path)(user) for path in getattr(settings, "CHIP_HOLDINGS", []))
+    holdings: list[Callable[[User], int]] = [import_string(path) for path in getattr(settings, "CHIP_HOLDINGS", [])]
+    held = sum(holding(user) for holding in holdings)
     return bankroll_balance(user) + held
 
 
@@ -38,7 +44,7 @@ class ReloadStatus:
     reason: str
 
 
-def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
+def reload_status(*, user: User, now: datetime | None = None) -> ReloadStatus:
     """Whether the player may reload now: all their chips (bankroll and tables) below the
     threshold, and the last reload long enough ago."""
     now = now or timezone.now()
@@ -70,6 +76,6 @@ def reload_status(*, user, now: datetime | None = None) -> ReloadStatus:
     return ReloadStatus(True, settings.CHIPS_SIGNUP_GRANT - owned, "")
 
 
-def request_used(*, user, request_id: str) -> bool:
+def request_used(*, user: User, request_id: str) -> bool:
     """Whether the request (the nonce of a server-made request id) already paid for a movement."""
     return LedgerTransaction.objects.filter(created_by=user, request_id=request_id).exists()

@@ -24,6 +24,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -44,6 +45,11 @@ from .errors import (
 )
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
 from .selectors import reload_status
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from tables.models import Table
+    from tournaments.models import Tournament
 
 Kind = LedgerTransaction.Kind
 
@@ -73,23 +79,23 @@ def house_account() -> LedgerAccount:
     return account
 
 
-def bankroll_account(user) -> LedgerAccount:
+def bankroll_account(user: User) -> LedgerAccount:
     account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.BANKROLL, user=user)
     return account
 
 
-def locked_bankroll_balance(user) -> int:
+def locked_bankroll_balance(user: User) -> int:
     """The player's bankroll, its row locked for the rest of the caller's transaction: no
     other movement can spend it before the caller's own (which locks it again, harmlessly)."""
     return LedgerAccount.objects.select_for_update().get(pk=bankroll_account(user).pk).balance
 
 
-def table_account(table) -> LedgerAccount:
+def table_account(table: Table) -> LedgerAccount:
     account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.TABLE, table=table)
     return account
 
 
-def tournament_account(tournament) -> LedgerAccount:
+def tournament_account(tournament: Tournament) -> LedgerAccount:
     """The tournament's prize pool: its buy-ins, re-entries and add-ons (RULES 8.1)."""
     account, _ = LedgerAccount.objects.get_or_create(kind=LedgerAccount.Kind.TOURNAMENT, tournament=tournament)
     return account
@@ -98,7 +104,7 @@ def tournament_account(tournament) -> LedgerAccount:
 # --- movements ----------------------------------------------------------------
 
 
-def grant(*, user, amount: int | None = None) -> Transfer:
+def grant(*, user: User, amount: int | None = None) -> Transfer:
     """Issue play money to a new player (the sign-up grant): once per player."""
     amount = settings.CHIPS_SIGNUP_GRANT if amount is None else amount
     reference = f"user:{user.pk}"
@@ -112,7 +118,7 @@ def grant(*, user, amount: int | None = None) -> Transfer:
     )
 
 
-def reload(*, user, request_id: str, now: datetime | None = None) -> Transfer:
+def reload(*, user: User, request_id: str, now: datetime | None = None) -> Transfer:
     """Bring everything the player owns back up to the sign-up grant, when eligible."""
     reference = f"user:{user.pk}"
     key = f"reload:{reference}:{_checked_request_id(request_id)}"
@@ -137,7 +143,7 @@ def reload(*, user, request_id: str, now: datetime | None = None) -> Transfer:
         )
 
 
-def buy_in(*, user, table, amount: int, occupancy: str, request_id: str) -> Transfer:
+def buy_in(*, user: User, table: Table, amount: int, occupancy: str, request_id: str) -> Transfer:
     """Bankroll -> table escrow, when a player takes a seat: one buy-in per seat occupancy."""
     return _transfer(
         kind=Kind.BUY_IN,
@@ -151,7 +157,7 @@ def buy_in(*, user, table, amount: int, occupancy: str, request_id: str) -> Tran
     )
 
 
-def top_up(*, user, table, amount: int, occupancy: str, request_id: str) -> Transfer:
+def top_up(*, user: User, table: Table, amount: int, occupancy: str, request_id: str) -> Transfer:
     """Bankroll -> table escrow, adding chips to one seat occupancy for one request."""
     return _transfer(
         kind=Kind.TOP_UP,
@@ -165,7 +171,7 @@ def top_up(*, user, table, amount: int, occupancy: str, request_id: str) -> Tran
     )
 
 
-def cash_out(*, user, table, amount: int, occupancy: str) -> Transfer:
+def cash_out(*, user: User, table: Table, amount: int, occupancy: str) -> Transfer:
     """Table escrow -> bankroll, when a seat occupancy ends: at most once per occupancy."""
     return _transfer(
         kind=Kind.CASH_OUT,
@@ -177,7 +183,7 @@ def cash_out(*, user, table, amount: int, occupancy: str) -> Transfer:
     )
 
 
-def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfer:
+def adjust(*, user: User, amount: int, reason: str, staff: User, request_id: str) -> Transfer:
     """A staff correction: positive credits the bankroll from the house, negative debits it."""
     if not reason.strip():
         raise InvalidAmount(gettext("An adjustment needs a reason."))
@@ -198,7 +204,7 @@ def adjust(*, user, amount: int, reason: str, staff, request_id: str) -> Transfe
     )
 
 
-def close_bankroll(*, user) -> Transfer | None:
+def close_bankroll(*, user: User) -> Transfer | None:
     """Bankroll -> house, everything in it, when the player closes their account: once per
     player; afterwards nothing is credited to that bankroll again. None when it was empty.
     The mark of a closed account is the caller's ``User.closed_at``, set in the same
@@ -236,7 +242,7 @@ def _bankroll_is_closed(account: LedgerAccount) -> bool:
 # --- tournaments (RULES 8.1, 8.12) ----------------------------------------------------
 
 
-def tournament_buy_in(*, user, tournament, amount: int, entry: str, request_id: str) -> Transfer:
+def tournament_buy_in(*, user: User, tournament: Tournament, amount: int, entry: str, request_id: str) -> Transfer:
     """Bankroll -> the tournament's prize pool: one buy-in per entry (a re-entry is an entry)."""
     return _transfer(
         kind=Kind.TOURNEY_BUY_IN,
@@ -250,7 +256,7 @@ def tournament_buy_in(*, user, tournament, amount: int, entry: str, request_id: 
     )
 
 
-def tournament_add_on(*, user, tournament, amount: int, entry: str, request_id: str) -> Transfer:
+def tournament_add_on(*, user: User, tournament: Tournament, amount: int, entry: str, request_id: str) -> Transfer:
     """Bankroll -> the prize pool: the entry's one add-on."""
     return _transfer(
         kind=Kind.TOURNEY_BUY_IN,
@@ -265,7 +271,7 @@ def tournament_add_on(*, user, tournament, amount: int, entry: str, request_id: 
     )
 
 
-def tournament_fee(*, user, amount: int, entry: str) -> Transfer:
+def tournament_fee(*, user: User, amount: int, entry: str) -> Transfer:
     """Bankroll -> the house: the entry fee, once per entry (paid with its buy-in)."""
     return _transfer(
         kind=Kind.TOURNEY_FEE,
@@ -278,7 +284,7 @@ def tournament_fee(*, user, amount: int, entry: str) -> Transfer:
     )
 
 
-def tournament_refund(*, user, tournament, amount: int, entry: str) -> Transfer:
+def tournament_refund(*, user: User, tournament: Tournament, amount: int, entry: str) -> Transfer:
     """The prize pool -> the bankroll: an entry's buy-in back (unregistering, RULES 8.12), once."""
     return _transfer(
         kind=Kind.TOURNEY_REFUND,
@@ -290,7 +296,7 @@ def tournament_refund(*, user, tournament, amount: int, entry: str) -> Transfer:
     )
 
 
-def tournament_fee_refund(*, user, amount: int, entry: str) -> Transfer:
+def tournament_fee_refund(*, user: User, amount: int, entry: str) -> Transfer:
     """The house -> the bankroll: an entry's fee back (RULES 8.12), once."""
     return _transfer(
         kind=Kind.TOURNEY_REFUND,
@@ -303,7 +309,7 @@ def tournament_fee_refund(*, user, amount: int, entry: str) -> Transfer:
     )
 
 
-def tournament_prize(*, user, tournament, amount: int, result: str) -> Transfer:
+def tournament_prize(*, user: User, tournament: Tournament, amount: int, result: str) -> Transfer:
     """The prize pool -> the bankroll: one finishing place's prize (RULES 8.10), or a share of a
     cancelled tournament's pool (RULES 8.12), once per result."""
     return _transfer(
@@ -345,7 +351,7 @@ def _checked_occupancy(occupancy: object) -> str:
     return occupancy
 
 
-def _credited(record: LedgerTransaction, user) -> int:
+def _credited(record: LedgerTransaction, user: User) -> int:
     return record.entries.get(account__kind=LedgerAccount.Kind.BANKROLL, account__user=user).amount
 
 
@@ -358,7 +364,7 @@ def _transfer(
     destination: LedgerAccount,
     amount: int,
     memo: str = "",
-    requested_by=None,
+    requested_by: User | None = None,
     request_id: str | None = None,
 ) -> Transfer:
     _check_amount(amount)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from cashier.audit import run_audit
@@ -6,7 +8,7 @@ from cashier.audit import run_audit
 class Command(BaseCommand):
     help = "Check that every chip is accounted for: ledger balances, zero-sum, table escrows."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = run_audit()
         if not report.ok:
             for problem in report.problems:
