@@ -1,8 +1,12 @@
 """The authentication backend that refuses log-ins from an address past its failure limit."""
 
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 
 from .throttles import login_failure_retry_after
+
+# The request's attribute that holds the seconds to wait, set on a log-in refused here.
+THROTTLED_FOR = "login_throttled_for"
 
 
 class LoginThrottleBackend:
@@ -15,12 +19,12 @@ class LoginThrottleBackend:
     admin's log-in) is covered.
     """
 
-    def authenticate(self, request, **credentials):
+    def authenticate(self, request: HttpRequest | None, **credentials: object) -> None:
         if request is None:
             return None
         retry_after = login_failure_retry_after(request)
         if retry_after is not None:
-            request.login_throttled_for = retry_after
+            setattr(request, THROTTLED_FOR, retry_after)  # the mark is no attribute of HttpRequest's type
             raise PermissionDenied("Too many failed log-ins from this address.")
         return None
 

@@ -52,18 +52,18 @@ def placeholder_name(user_id: int) -> str:
     return f"#{user_id}"
 
 
-def close_account(*, user) -> User:
+def close_account(*, user: User) -> User:
     return _end(user, closing=True)
 
 
-def ban_player(*, user, reason: str = "") -> User:
+def ban_player(*, user: User, reason: str = "") -> User:
     """Staff ban a player (the admin records who, in its log)."""
     if user.is_staff or user.is_superuser:
         raise DepartureRefused(gettext("Staff accounts cannot be banned; remove their staff status first."))
     return _end(user, closing=False, reason=reason.strip())
 
 
-def _end(user, *, closing: bool, reason: str = "") -> User:
+def _end(user: User, *, closing: bool, reason: str = "") -> User:
     for _attempt in range(ATTEMPTS - 1):
         with suppress(_SeatTakenMeanwhile):
             return _end_once(user.pk, closing=closing, reason=reason)
@@ -92,7 +92,7 @@ def _end_once(user_id: int, *, closing: bool, reason: str) -> User:
             if chips_owned(user) != bankroll_balance(user):  # a seat bought just before that lock
                 raise _SeatTakenMeanwhile
             user.closed_at = now
-            user.username = placeholder
+            user.username = placeholder_name(user.pk)  # the placeholder above
             user.email = ""
             user.email_verified = False
             user.first_name = user.last_name = ""

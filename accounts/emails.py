@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -44,7 +45,7 @@ def verification_token(user: User) -> str:
     return signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=SALT, compress=True)
 
 
-def send_verification(request, user: User) -> None:
+def send_verification(request: HttpRequest, user: User) -> None:
     """Send the link that verifies ``user.email`` to that address. A mail server that fails is
     logged: the address stays unverified, and the profile can send the link again."""
     if not user.email:

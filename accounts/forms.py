@@ -1,13 +1,22 @@
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, UserCreationForm
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .throttles import count_old_password_failure, reset_mail_allowed
 from .usernames import validate_no_lookalikes, validate_not_reserved, validate_visible
 
+if TYPE_CHECKING:  # generic for mypy only: Django's forms take no type arguments at run time
+    _UserCreationForm = UserCreationForm[User]
+else:
+    _UserCreationForm = UserCreationForm
 
-class SignupForm(UserCreationForm):
+
+class SignupForm(_UserCreationForm):
     """Django's creation form: NFKC-normalised username, "Bob" refused when "bob" exists,
     password validators; plus no invisible characters, no mixed-script look-alikes, none of
     the room's own words, and (``User.clean``) no name that looks like another's."""
@@ -19,8 +28,9 @@ class SignupForm(UserCreationForm):
             "email": _("Optional. Only for resetting a forgotten password, once you follow the link we send.")
         }
 
-    def clean_username(self):
-        username = super().clean_username()  # None when the name is taken (error already added)
+    # django-stubs says str; Django's own returns None when the name is taken.
+    def clean_username(self) -> str | None:  # type: ignore[override]
+        username: str | None = super().clean_username()  # None when the name is taken (error already added)
         if username is not None:
             validate_visible(username)
             validate_no_lookalikes(username)
@@ -44,11 +54,11 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
     """Django's password change, whose wrong old passwords count like failed log-ins
     (``accounts.throttles.old_password_retry_after``; the view refuses past the limit)."""
 
-    def __init__(self, user, *args, request=None, **kwargs):
+    def __init__(self, user: User, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
         self.request = request
         super().__init__(user, *args, **kwargs)
 
-    def clean_old_password(self):
+    def clean_old_password(self) -> str:
         try:
             return super().clean_old_password()
         except forms.ValidationError:
@@ -64,13 +74,13 @@ class CloseAccountForm(forms.Form):
         label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
 
-    def __init__(self, user, *args, request=None, **kwargs):
+    def __init__(self, user: User, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
         self.user = user
         self.request = request
         super().__init__(*args, **kwargs)
 
-    def clean_password(self):
-        password = self.cleaned_data["password"]
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
             if self.request is not None:
                 count_old_password_failure(self.request)
@@ -93,11 +103,12 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     and at most ``PASSWORD_RESET_ACCOUNT_RATE`` times per account; the answer is the same
     whatever the address (the view)."""
 
-    def save(self, *args, request=None, **kwargs):
+    def save(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
         self._request = request
-        return super().save(*args, request=request, **kwargs)
+        kwargs["request"] = request
+        return super().save(*args, **kwargs)
 
-    def get_users(self, email):
+    def get_users(self, email: str) -> Iterator[User]:
         request = getattr(self, "_request", None)
         for user in super().get_users(email):
             if (

@@ -1,3 +1,5 @@
+from typing import Any, ClassVar
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
@@ -12,8 +14,8 @@ USERNAME_TAKEN = _("A user with that username already exists.")
 EMAIL_TAKEN = _("That e-mail address is already verified for another account.")
 
 
-class UserManager(DjangoUserManager):
-    def get_by_natural_key(self, username):
+class UserManager(DjangoUserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> "User":
         """Log-in finds the account whatever the case typed: "Bob" logs in as "bob"
         (usernames are unique regardless of case, so there is at most one)."""
         return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
@@ -22,7 +24,7 @@ class UserManager(DjangoUserManager):
 class User(AbstractUser):
     """A player (or staff member). Custom from the first migration, as Django advises."""
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     language = models.CharField(
         max_length=8,
@@ -89,7 +91,7 @@ class User(AbstractUser):
             return None
         return key
 
-    def clean(self):
+    def clean(self) -> None:
         super().clean()
         if self.username:
             validate_visible(self.username)
@@ -100,7 +102,7 @@ class User(AbstractUser):
                 same = other.lower() == self.username.lower()
                 raise ValidationError({"username": USERNAME_TAKEN if same else LOOKS_TAKEN})
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         update_fields = kwargs.get("update_fields")
         if self.closed_at is None and (update_fields is None or "username" in update_fields):
             key = self._key_if_renamed()

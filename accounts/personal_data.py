@@ -8,6 +8,8 @@ import csv
 import io
 import json
 import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils.module_loading import import_string
@@ -15,8 +17,14 @@ from django.utils.module_loading import import_string
 from cashier.models import LedgerEntry
 from cashier.selectors import bankroll_balance
 
+if TYPE_CHECKING:
+    from .models import User
 
-def profile_json(user) -> str:
+# One file of the archive: its name and its text.
+DataFile = tuple[str, str]
+
+
+def profile_json(user: User) -> str:
     profile = {
         "id": user.pk,
         "username": user.username,
@@ -30,7 +38,7 @@ def profile_json(user) -> str:
     return json.dumps(profile, indent=2, ensure_ascii=False) + "\n"
 
 
-def ledger_csv(user) -> str:
+def ledger_csv(user: User) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["entry", "time", "kind", "chips", "reference", "memo"])
@@ -43,14 +51,15 @@ def ledger_csv(user) -> str:
     return out.getvalue()
 
 
-def files_of(user):
+def files_of(user: User) -> Iterator[DataFile]:
     yield "profile.json", profile_json(user)
     yield "ledger.csv", ledger_csv(user)
     for path in settings.ACCOUNT_DATA_FILES:
-        yield from import_string(path)(user)
+        more: Callable[[User], Iterable[DataFile]] = import_string(path)
+        yield from more(user)
 
 
-def data_archive(user) -> bytes:
+def data_archive(user: User) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, mode="w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, text in files_of(user):

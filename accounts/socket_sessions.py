@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -22,7 +22,11 @@ from django.contrib.auth import get_user, get_user_model, user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
+from django.http import HttpRequest
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from .models import User
 
 logger = logging.getLogger(__name__)
 
@@ -59,29 +63,37 @@ def session_is_current(session_key: str | None, user_id: int) -> bool:
     if not session_key:
         return False
     store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key=session_key)
-    user = get_user(SimpleNamespace(session=store))
+    request = HttpRequest()  # all get_user reads of it is its session
+    request.session = store
+    user = get_user(request)
     return user.is_authenticated and user.pk == user_id
 
 
 @receiver(user_logged_out)
-def _logged_out(sender, request, user, **kwargs) -> None:
+def _logged_out(sender: type[User], request: HttpRequest | None, user: User | None, **kwargs: object) -> None:
     key = getattr(getattr(request, "session", None), "session_key", None)
     if key:
         end_sockets(session_group(key))
 
 
+# Noted on the instance before its save, read after it: the user model has no such field.
+_PASSWORD_CHANGED = "_password_changed"
+
+
 @receiver(pre_save, sender=settings.AUTH_USER_MODEL)
-def _note_password_change(sender, instance, update_fields=None, **kwargs) -> None:
+def _note_password_change(
+    sender: type[User], instance: User, update_fields: frozenset[str] | None = None, **kwargs: object
+) -> None:
     if instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return
     stored = get_user_model().objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    instance._password_changed = stored is not None and stored != instance.password
+    setattr(instance, _PASSWORD_CHANGED, stored is not None and stored != instance.password)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _end_sockets_of_changed_user(sender, instance, created, **kwargs) -> None:
+def _end_sockets_of_changed_user(sender: type[User], instance: User, created: bool, **kwargs: object) -> None:
     if created:
         return
-    if getattr(instance, "_password_changed", False) or not instance.is_active:
-        instance._password_changed = False
+    if getattr(instance, _PASSWORD_CHANGED, False) or not instance.is_active:
+        setattr(instance, _PASSWORD_CHANGED, False)
         end_sockets(user_group(instance.pk))

@@ -15,19 +15,35 @@ Each check returns the seconds until the window ends when the address is at its 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
 from django.conf import settings
+from django.http import HttpRequest
 from django_ratelimit.core import get_usage
+
+if TYPE_CHECKING:
+    from .models import User
 
 SIGNUP_GROUP = "accounts.signup"
 LOGIN_FAILURE_GROUP = "accounts.login-failure"
 
 
-def _usage(request, group: str, rate: str, *, increment: bool) -> dict | None:
-    return get_usage(request, group=group, key="ip", rate=rate, increment=increment)
+class Usage(TypedDict):
+    """What django-ratelimit's ``get_usage`` says of one window (its library is untyped)."""
+
+    count: int
+    limit: int
+    should_limit: bool
+    time_left: int
 
 
-def _retry_after(usage: dict | None, *, reached) -> int | None:
+def _usage(request: HttpRequest, group: str, rate: str, *, increment: bool) -> Usage | None:
+    usage: Usage | None = get_usage(request, group=group, key="ip", rate=rate, increment=increment)
+    return usage
+
+
+def _retry_after(usage: Usage | None, *, reached: Callable[[Usage], bool]) -> int | None:
     if usage is None or not (usage["should_limit"] or reached(usage)):
         return None
     return max(1, usage["time_left"])
@@ -36,13 +52,13 @@ def _retry_after(usage: dict | None, *, reached) -> int | None:
 # --- sign-up ---------------------------------------------------------------------------
 
 
-def signup_retry_after(request) -> int | None:
+def signup_retry_after(request: HttpRequest) -> int | None:
     """This address has already made as many accounts as the window allows."""
     usage = _usage(request, SIGNUP_GROUP, settings.SIGNUP_RATE, increment=False)
     return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
 
 
-def count_signup(request) -> int | None:
+def count_signup(request: HttpRequest) -> int | None:
     """Count one account about to be made from this address; a wait if it is one too many.
 
     Counting and checking are one atomic increment, so two sign-ups sent at once cannot
@@ -55,17 +71,17 @@ def count_signup(request) -> int | None:
 # --- failed log-ins --------------------------------------------------------------------
 
 
-def login_failure_retry_after(request) -> int | None:
+def login_failure_retry_after(request: HttpRequest) -> int | None:
     """This address has failed as many log-ins as the window allows."""
     usage = _usage(request, LOGIN_FAILURE_GROUP, settings.LOGIN_FAILURE_RATE, increment=False)
     return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
 
 
-def count_login_failure(request) -> None:
+def count_login_failure(request: HttpRequest) -> None:
     _usage(request, LOGIN_FAILURE_GROUP, settings.LOGIN_FAILURE_RATE, increment=True)
 
 
-def axes_username(request, credentials: dict | None) -> str:
+def axes_username(request: HttpRequest, credentials: dict[str, str] | None) -> str:
     """The username django-axes locks (with the address): "Bob" and "bob" are one account,
     so they share one count of failures."""
     if credentials:
@@ -88,20 +104,22 @@ def _per_account_rate() -> str:
     return f"{settings.AXES_FAILURE_LIMIT}/{minutes}m"
 
 
-def _account_key(group, request) -> str:
+def _account_key(group: str, request: HttpRequest) -> str:
     return f"user:{request.user.pk}"
 
 
-def old_password_retry_after(request) -> int | None:
+def old_password_retry_after(request: HttpRequest) -> int | None:
     """This address has failed too many log-ins, or this account too many old passwords."""
     retry_after = login_failure_retry_after(request)
     if retry_after is not None:
         return retry_after
-    usage = get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=False)
+    usage: Usage | None = get_usage(
+        request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=False
+    )
     return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
 
 
-def count_old_password_failure(request) -> None:
+def count_old_password_failure(request: HttpRequest) -> None:
     count_login_failure(request)
     get_usage(request, group=OLD_PASSWORD_GROUP, key=_account_key, rate=_per_account_rate(), increment=True)
 
@@ -111,9 +129,9 @@ def count_old_password_failure(request) -> None:
 DATA_DOWNLOAD_GROUP = "accounts.data-download"
 
 
-def count_data_download(request) -> int | None:
+def count_data_download(request: HttpRequest) -> int | None:
     """Count one data download of this account; a wait if it is one too many."""
-    usage = get_usage(
+    usage: Usage | None = get_usage(
         request, group=DATA_DOWNLOAD_GROUP, key=_account_key, rate=settings.ACCOUNT_DATA_RATE, increment=True
     )
     return _retry_after(usage, reached=lambda u: False)
@@ -128,20 +146,20 @@ RESET_ADDRESS_GROUP = "accounts.password-reset"
 RESET_ACCOUNT_GROUP = "accounts.password-reset-account"
 
 
-def reset_retry_after(request) -> int | None:
+def reset_retry_after(request: HttpRequest) -> int | None:
     usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=False)
     return _retry_after(usage, reached=lambda u: u["count"] >= u["limit"])
 
 
-def count_reset_request(request) -> int | None:
+def count_reset_request(request: HttpRequest) -> int | None:
     usage = _usage(request, RESET_ADDRESS_GROUP, settings.PASSWORD_RESET_RATE, increment=True)
     return _retry_after(usage, reached=lambda u: False)
 
 
-def reset_mail_allowed(request, user) -> bool:
+def reset_mail_allowed(request: HttpRequest, user: User) -> bool:
     """Count one mail for ``user`` (a reset link, or a verification link asked on the profile);
     False when it would be one too many."""
-    usage = get_usage(
+    usage: Usage | None = get_usage(
         request,
         group=RESET_ACCOUNT_GROUP,
         key=lambda group, request: f"user:{user.pk}",

@@ -1,8 +1,11 @@
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.contrib.auth.forms import PasswordResetForm
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
@@ -23,6 +26,7 @@ from .forms import (
     ThrottledPasswordChangeForm,
     ThrottledPasswordResetForm,
 )
+from .http import AuthenticatedHttpRequest
 from .pages import too_many_attempts
 from .personal_data import data_archive
 from .request_ids import RequestIdRefused, new_request_id, request_nonce
@@ -38,7 +42,7 @@ from .throttles import (
 )
 
 
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     # Said before the form is filled in, and checked again when an account is about to be made.
     retry_after = signup_retry_after(request)
     if retry_after is not None:
@@ -75,7 +79,7 @@ RELOAD = "reload"  # the request ids' purpose
 
 
 @login_required
-def profile(request):
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     entries = (
         LedgerEntry.objects.filter(account__user=request.user)
         .select_related("transaction", "account")
@@ -96,7 +100,7 @@ def profile(request):
 
 @login_required
 @require_POST
-def reload_bankroll(request):
+def reload_bankroll(request: AuthenticatedHttpRequest) -> HttpResponseRedirect:
     form = ReloadForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("That form has expired; please try again."))
@@ -124,18 +128,18 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     form_class = ThrottledPasswordChangeForm
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         retry_after = old_password_retry_after(request)
         if retry_after is not None:
             return too_many_attempts(request, "password", retry_after)
         return super().post(request, *args, **kwargs)
 
-    def get_form_kwargs(self):
+    def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
 
 
 @login_required
-def download_data(request):
+def download_data(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Everything the room holds about the player, as one zip (a few an hour)."""
     retry_after = count_data_download(request)
     if retry_after is not None:
@@ -146,7 +150,7 @@ def download_data(request):
 
 
 @login_required
-def close_my_account(request):
+def close_my_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Close the account after the password is typed again: seats cashed out, chips back to
     the house, the name replaced; then the player is logged out."""
     if request.method == "POST":
@@ -168,10 +172,10 @@ def close_my_account(request):
 
 @login_required
 @require_POST
-def change_email(request):
+def change_email(request: AuthenticatedHttpRequest) -> HttpResponseRedirect:
     form = EmailForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("email", [])))
+        messages.error(request, " ".join(map(str, form.errors.get("email", []))))
     else:
         changed = set_email(request.user, form.cleaned_data["email"])
         if request.user.email and not request.user.email_verified and not reset_mail_allowed(request, request.user):
@@ -188,7 +192,7 @@ def change_email(request):
     return redirect("profile")
 
 
-def verify_email(request, token: str):
+def verify_email(request: HttpRequest, token: str) -> HttpResponseRedirect:
     try:
         verify(token)
     except VerificationFailed as failure:
@@ -204,13 +208,13 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     form_class = ThrottledPasswordResetForm
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         retry_after = reset_retry_after(request)
         if retry_after is not None:
             return too_many_attempts(request, "reset", retry_after)
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         retry_after = count_reset_request(self.request)
         if retry_after is not None:
             return too_many_attempts(self.request, "reset", retry_after)
@@ -218,7 +222,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 @login_required
-def header_chips(request):
+def header_chips(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The header's chips alone (cashier/context_processors.py), for a page that changed them
     without reloading (a buy-in, top-up or cash-out at a table)."""
     response = render(request, "cashier/header_chips.html")

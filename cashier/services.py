@@ -232,6 +232,8 @@ def _closure_key(user_id: int) -> str:
 def _bankroll_is_closed(account: LedgerAccount) -> bool:
     from django.contrib.auth import get_user_model
 
+    if account.user_id is None:  # not a player's bankroll (a filter on pk=None finds none either)
+        return False
     # Read under the bankroll's lock, which the closing transaction holds until it commits.
     return get_user_model().objects.filter(pk=account.user_id, closed_at__isnull=False).exists()
 

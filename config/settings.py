@@ -154,6 +154,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
 AXES_USERNAME_CALLABLE = "accounts.throttles.axes_username"
+AXES_USERNAME_FORM_FIELD = "username"  # django-axes' default (the user model's USERNAME_FIELD), typed
 
 # Per-address limits, counted in the cache (accounts/throttles.py, django-ratelimit's
 # notation: "5/h", "20/15m"). A password spray over many usernames from one address is
