@@ -11,13 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from tables.engine.events import Event, EventType, HandStarted
 from tables.engine.projection import visible_events
 from tables.models import Hand, HandPlayer
 from tables.selectors.hands import logged_events, logged_events_of
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+_Row = TypeVar("_Row")
 
 # A range export is one request: bound the work it may ask for.
 MAX_HANDS_PER_EXPORT = 200
@@ -34,21 +41,28 @@ class HandRecord:
     """
 
     hand: Hand
-    events: list[dict]
+    events: list[Event]
     viewer_seat: int | None
     full_knowledge: bool
+
+    @property
+    def started(self) -> HandStarted:
+        """The first event: every hand's log begins with its ``hand_started``."""
+        first = self.events[0]
+        assert first["type"] == EventType.HAND_STARTED
+        return first
 
     @property
     def is_complete(self) -> bool:
         return self.hand.state == Hand.State.COMPLETE
 
 
-def hands_open_to(user) -> QuerySet[Hand]:
+def hands_open_to(user: User) -> QuerySet[Hand]:
     hands = Hand.objects.select_related("table")
     return hands if user.is_staff else hands.filter(players__player=user)
 
 
-def open_hand(user, hand_id: int, *, complete_only: bool = False) -> HandRecord:
+def open_hand(user: User, hand_id: int, *, complete_only: bool = False) -> HandRecord:
     """The hand as ``user`` may see it; Http404 if they may not open it."""
     hands = hands_open_to(user)
     if complete_only:
@@ -57,7 +71,7 @@ def open_hand(user, hand_id: int, *, complete_only: bool = False) -> HandRecord:
     return _record(hand, user)
 
 
-def own_complete_hands(user, first_id: int, last_id: int) -> list[HandRecord]:
+def own_complete_hands(user: User, first_id: int, last_id: int) -> list[HandRecord]:
     """The complete hands ``user`` played with ids in [first_id, last_id], oldest first (staff included:
     a range export is of one's own hands)."""
     hands = (
@@ -68,7 +82,7 @@ def own_complete_hands(user, first_id: int, last_id: int) -> list[HandRecord]:
     return [_record(hand, user) for hand in hands]
 
 
-def every_own_complete_hand(user, variant: str | None = None) -> Iterator[HandRecord]:
+def every_own_complete_hand(user: User, variant: str | None = None) -> Iterator[HandRecord]:
     """Every complete hand ``user`` played (of ``variant``, if given), oldest first, as a player at the
     table saw it: their own hole cards and the hands shown, never more, staff or not."""
     rows = HandPlayer.objects.filter(player=user, hand__state=Hand.State.COMPLETE)
@@ -83,13 +97,13 @@ def every_own_complete_hand(user, variant: str | None = None) -> Iterator[HandRe
             yield HandRecord(hands[hand_id], visible_events(events[hand_id], seat), seat, full_knowledge=False)
 
 
-def _batched(rows: Iterable, size: int) -> Iterator[list]:
+def _batched(rows: Iterable[_Row], size: int) -> Iterator[list[_Row]]:
     rows = iter(rows)
     while batch := list(islice(rows, size)):
         yield batch
 
 
-def _record(hand: Hand, user) -> HandRecord:
+def _record(hand: Hand, user: User) -> HandRecord:
     seat = HandPlayer.objects.filter(hand=hand, player=user).values_list("seat", flat=True).first()
     events = logged_events(hand)
     if user.is_staff and hand.state == Hand.State.COMPLETE:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -13,13 +14,18 @@ from .fairness import HandProof, hand_proof
 from .game import game_name, stakes_label
 from .replayer import Replay, Step, replay
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    from accounts.models import User
+
 
 @dataclass(frozen=True, slots=True)
 class HandPage:
     """``step`` is the one shown; ``previous_step``/``next_step`` are step numbers or None at the ends."""
 
     record: HandRecord
-    game: str
+    game: StrOrPromise  # translated when shown
     stakes: str
     replay: Replay
     step: Step
@@ -33,7 +39,7 @@ class HandPage:
         return len(self.replay.steps) - 1
 
 
-def hand_page(user, hand_id: int, step_text: str | None) -> HandPage:
+def hand_page(user: User, hand_id: int, step_text: str | None) -> HandPage:
     """The page of a hand ``user`` may open (else Http404), at step ``step_text`` (default: the last)."""
     record = open_hand(user, hand_id)
     hand_replay = replay(record.events)
@@ -54,8 +60,10 @@ def hand_page(user, hand_id: int, step_text: str | None) -> HandPage:
 
 
 def _step_number(text: str | None, last: int) -> int:
+    if text is None:
+        return last
     try:
         number = int(text)
-    except (TypeError, ValueError):
+    except ValueError:
         return last
     return min(max(number, 0), last)

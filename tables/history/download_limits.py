@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
+
+_Piece = TypeVar("_Piece")
 
 # A download abandoned without its stream being closed frees its place after this long.
 RUNNING_FOR_AT_MOST = 15 * 60
@@ -41,7 +44,7 @@ def start_download(user_id: int) -> str:
     return key
 
 
-def released_at_the_end(pieces: Iterable, key: str) -> Iterator:
+def released_at_the_end(pieces: Iterable[_Piece], key: str) -> Iterator[_Piece]:
     """The pieces of the download; its place is given back when the stream ends or is closed."""
     try:
         yield from pieces

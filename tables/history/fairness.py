@@ -14,24 +14,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from django.conf import settings
 
 from tables.engine import fairness
 from tables.engine.cards import parse_cards
-from tables.engine.events import EventType
+from tables.engine.events import Event, EventType
 from tables.models import Hand
 
 from .access import HandRecord
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 PROOF_FORMAT = "omaha-room/hand-proof/v1"
+
+
+class SeenAs(TypedDict):
+    """Where the viewer saw a card: a seat's hole card, or a board card."""
+
+    kind: str  # "hole" or "board"
+    seat: NotRequired[int]
+    card_index: NotRequired[int]
+    board_index: NotRequired[int]
+
+
+# A player's contribution to the deal, as ``Hand.contributions`` holds it: seat, value (hex), source.
+Contribution = dict[str, object]
 
 
 @dataclass(frozen=True, slots=True)
 class CardProof:
     card: str
     position: int
-    seen_as: dict
+    seen_as: SeenAs
     salt: str
     path: list[str]
 
@@ -41,7 +58,7 @@ class CardProof:
             return f"seat {self.seen_as['seat']}, hole card {self.seen_as['card_index'] + 1}"
         return ("flop", "flop", "flop", "turn", "river")[self.seen_as["board_index"]]
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {
             "seen_as": self.seen_as,
             "position": self.position,
@@ -56,11 +73,11 @@ class HandProof:
     hand: Hand
     dealing_order: list[int]
     cards: list[CardProof]
-    own_contribution: dict | None
-    full_reveal: dict | None
+    own_contribution: Contribution | None
+    full_reveal: dict[str, object] | None
     full_reveal_at: datetime | None  # None: never (for players)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {
             "format": PROOF_FORMAT,
             "hand": {"id": self.hand.pk, "table": self.hand.table.name, "number": self.hand.number},
@@ -82,7 +99,7 @@ def full_reveal_at(hand: Hand) -> datetime | None:
     return hand.ended_at + delay
 
 
-def full_reveal_open(record: HandRecord, user, now: datetime) -> bool:
+def full_reveal_open(record: HandRecord, user: User, now: datetime) -> bool:
     if not record.is_complete:
         return False
     if user.is_staff:
@@ -91,7 +108,7 @@ def full_reveal_open(record: HandRecord, user, now: datetime) -> bool:
     return at is not None and now >= at
 
 
-def hand_proof(record: HandRecord, user, now: datetime) -> HandProof | None:
+def hand_proof(record: HandRecord, user: User, now: datetime) -> HandProof | None:
     """The proof ``user`` may have of a hand ``record`` holds as they may see it; None while it
     runs (or for a hand dealt before per-card commitments)."""
     hand = record.hand
@@ -109,16 +126,16 @@ def hand_proof(record: HandRecord, user, now: datetime) -> HandProof | None:
         for card, position, seen_as in _seen_cards(record.events, order)
     ]
     own = next((each for each in hand.contributions if each["seat"] == record.viewer_seat), None)
-    reveal = None
+    reveal: dict[str, object] | None = None
     if full_reveal_open(record, user, now):
         reveal = {"server_seed": hand.server_seed, "contributions": hand.contributions}
     return HandProof(hand, order, cards, own, reveal, full_reveal_at(hand))
 
 
-def _seen_cards(events: list[dict], order: list[int]) -> list[tuple[str, int, dict]]:
+def _seen_cards(events: list[Event], order: list[int]) -> list[tuple[str, int, SeenAs]]:
     """(card, position, seen as) of every card these (viewer-filtered) events show, each once."""
     players = len(order)
-    seen: dict[int, tuple[str, int, dict]] = {}
+    seen: dict[int, tuple[str, int, SeenAs]] = {}
 
     def hole(seat: int, cards: list[str]) -> None:
         for index, card in enumerate(cards):
@@ -126,13 +143,15 @@ def _seen_cards(events: list[dict], order: list[int]) -> list[tuple[str, int, di
             seen.setdefault(position, (card, position, {"kind": "hole", "seat": seat, "card_index": index}))
 
     for event in events:
-        kind = event["type"]
-        if (kind == EventType.HOLE_CARDS_DEALT and event["cards"] is not None) or kind == EventType.HAND_SHOWN:
+        if event["type"] == EventType.HOLE_CARDS_DEALT:
+            if event["cards"] is not None:  # another seat's: hidden from this viewer
+                hole(event["seat"], event["cards"])
+        elif event["type"] == EventType.HAND_SHOWN:
             hole(event["seat"], event["cards"])
-        elif kind == EventType.HANDS_TURNED_UP:
+        elif event["type"] == EventType.HANDS_TURNED_UP:
             for shown in event["hands"]:
                 hole(shown["seat"], shown["cards"])
-        elif kind == EventType.STREET_DEALT:
+        elif event["type"] == EventType.STREET_DEALT:
             first = len(event["board"]) - len(event["cards"])
             for offset, card in enumerate(event["cards"]):
                 position = fairness.board_position(first + offset, players)

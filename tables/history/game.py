@@ -1,13 +1,18 @@
 """How a hand's game and stakes are named, from its configuration
 (``HandConfig.to_dict()`` or the ``hand_started`` event, which carry the same keys)."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from tables.engine import Variant
 from tables.models import VARIANT_LABELS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def game_name(config: Any) -> str:
+
+def game_name(config: Any) -> StrOrPromise:
     return VARIANT_LABELS[config["variant"]]
 
 

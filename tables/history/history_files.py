@@ -8,6 +8,7 @@ card of another player that was not shown, and no length limit.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tables.engine import Variant
 
@@ -17,21 +18,24 @@ from .numbering import exported_hand_number, installation_number
 from .phh import PhhUnavailable, phh_text
 from .pokerstars import pokerstars_stream
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def pokerstars_history(user) -> Iterator[str]:
+
+def pokerstars_history(user: User) -> Iterator[str]:
     return iter(pokerstars_stream(every_own_complete_hand(user), installation_number()))
 
 
-def phh_files(user) -> Iterator[bytes]:
+def phh_files(user: User) -> Iterator[bytes]:
     return streamed_zip(_phh_named(user))
 
 
 NOT_IN_PHH = "not-in-phh.txt"
 
 
-def _phh_named(user) -> Iterator[tuple[str, str]]:
+def _phh_named(user: User) -> Iterator[tuple[str, str]]:
     installation = installation_number()
-    left_out = []
+    left_out: list[str] = []
     for record in every_own_complete_hand(user, variant=Variant.POT_LIMIT):
         number = exported_hand_number(installation, record.hand.pk)
         try:

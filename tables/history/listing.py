@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.core.paginator import Page, Paginator
 
@@ -11,6 +12,11 @@ from tables.engine.events import EventType
 from tables.models import Hand, HandEvent, HandPlayer
 
 from .game import game_name, stakes_label
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    from accounts.models import User
 
 HANDS_PER_PAGE = 25
 
@@ -22,7 +28,7 @@ class PlayedHand:
     hand_id: int
     hand_number: int
     table_name: str
-    game: str
+    game: StrOrPromise  # translated when shown
     stakes: str
     started_at: datetime
     hole_cards: list[str]
@@ -30,13 +36,15 @@ class PlayedHand:
     cancelled: bool = False  # by staff: every stack went back to what it was at the deal
 
 
-def played_hands_page(user, page_number) -> Page:
+def played_hands_page(user: User, page_number: str | None) -> Page[HandPlayer | PlayedHand]:
     """The page ``page_number`` (any text; out of range gives the last page) of ``user``'s hands."""
     rows = (
         HandPlayer.objects.filter(player=user).select_related("hand__table").order_by("-hand__started_at", "-hand_id")
     )
-    page = Paginator(rows, HANDS_PER_PAGE).get_page(page_number)
-    page.object_list = _played_hands(list(page.object_list))
+    # The page's rows, then the lines made of them.
+    paginator: Paginator[HandPlayer | PlayedHand] = Paginator(rows, HANDS_PER_PAGE)
+    page = paginator.get_page(page_number)
+    page.object_list = _played_hands([row for row in page.object_list if isinstance(row, HandPlayer)])
     return page
 
 

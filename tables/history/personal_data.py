@@ -12,13 +12,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from tables.models import ChatMessage, ChatMute, SeatSession, TimeoutRecord
 
 from .history_files import _phh_named, pokerstars_history
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def personal_data_files(user) -> Iterator[tuple[str, str]]:
+
+def personal_data_files(user: User) -> Iterator[tuple[str, str]]:
     yield "hands/pokerstars.txt", "".join(pokerstars_history(user))
     for name, text in _phh_named(user):
         yield f"hands/phh/{name}", text

@@ -19,12 +19,12 @@ Only Pot Limit hands are written: PHH has no fixed-limit Omaha High variant
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC
 from typing import Any
 
 from tables.engine import ActionKind, Variant
-from tables.engine.events import Became, BlindKind, EventType
+from tables.engine.events import Became, BlindKind, Event, EventType, HandStarted
 from tables.presentation.wording import card_row, player_names
 
 from .access import HandRecord
@@ -42,7 +42,7 @@ class PhhUnavailable(Exception):
 def phh_text(record: HandRecord, installation: int | None = None) -> str:
     """The PHH text of a complete hand; raises ``PhhUnavailable`` for a hand PHH cannot express.
     ``installation``: this room's number (``numbering``), read from the database when not given."""
-    started = record.events[0]
+    started = record.started
     if started["variant"] != Variant.POT_LIMIT:
         raise PhhUnavailable("PHH has no fixed-limit Omaha High variant: export Limit hands as PokerStars text.")
     order = _players_in_phh_order(started)
@@ -79,15 +79,16 @@ def phh_text(record: HandRecord, installation: int | None = None) -> str:
     return "".join(f"{key} = {value}\n" for key, value in fields)
 
 
-def _players_in_phh_order(started: Any) -> list[int]:
+def _players_in_phh_order(started: HandStarted) -> list[int]:
     """Seats clockwise from the one left of the button, the button last."""
     seats = [entry["seat"] for entry in started["seats"]]  # ascending: clockwise from seat 1
     first = next((k for k, seat in enumerate(seats) if seat > started["button"]), 0)
     return seats[first:] + seats[:first]
 
 
-def _blinds_or_straddles(events: list[Any], order: list[int]) -> list[int]:
+def _blinds_or_straddles(events: list[Event], order: list[int]) -> list[int]:
     started = events[0]
+    assert started["type"] == EventType.HAND_STARTED
     coming_in = {
         e["seat"] for e in events if e["type"] == EventType.BLIND_POSTED and e["blind"] == BlindKind.EXTRA_BIG_BLIND
     }
@@ -102,7 +103,7 @@ def _blinds_or_straddles(events: list[Any], order: list[int]) -> list[int]:
     return _swapped_heads_up([posted_by(seat) for seat in order])
 
 
-def _antes(started: Any, order: list[int]) -> list[int]:
+def _antes(started: HandStarted, order: list[int]) -> list[int]:
     return _swapped_heads_up([started["big_blind_ante"] if seat == started["big_blind_seat"] else 0 for seat in order])
 
 
@@ -207,5 +208,5 @@ def _string(value: str) -> str:
     return '"' + "".join(escaped) + '"'
 
 
-def _list(values) -> str:
+def _list(values: Iterable[object]) -> str:
     return "[" + ", ".join(str(value) for value in values) + "]"

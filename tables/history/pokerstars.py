@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 
 from tables.engine import ActionKind, Street, Variant
 from tables.engine.events import Became, BlindKind, EventType
+from tables.models import Hand
 from tables.presentation.wording import ALL_IN_CLAUSE, STREET_TITLES, all_in_clause, bracketed_cards, player_names
 
 from .access import HandRecord
@@ -61,7 +62,7 @@ def pokerstars_stream(records: Iterable[HandRecord], installation: int | None = 
 
 def pokerstars_text(record: HandRecord, installation: int | None = None) -> str:
     """``installation``: this room's number (``numbering``), read from the database when not given."""
-    started, hand = record.events[0], record.hand
+    started, hand = record.started, record.hand
     installation = installation_number() if installation is None else installation
     pot_awarded = EventType.POT_AWARDED
     writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == pot_awarded))
@@ -76,7 +77,7 @@ def pokerstars_text(record: HandRecord, installation: int | None = None) -> str:
     return "\n".join(header + writer.lines + writer.summary() + _fair_deal(hand)) + "\n"
 
 
-def _fair_deal(hand) -> list[str]:
+def _fair_deal(hand: Hand) -> list[str]:
     """The hand's published commitments (docs/fair-dealing.md): its proof file checks against them."""
     if not hand.merkle_root:
         return []

@@ -105,7 +105,8 @@ def replay(events: list[Event]) -> Replay:
     steps = []
     for number, event in enumerate(events):
         TABLE_CHANGES[event["type"]](table, event)
-        steps.append(table.snapshot(number, words.sentence(event), actor=event.get("seat")))
+        seat = event.get("seat")  # the acting seat, in the events that have one
+        steps.append(table.snapshot(number, words.sentence(event), actor=seat if isinstance(seat, int) else None))
     ended = any(event["type"] == EventType.HAND_ENDED for event in events)  # a shown hand follows its end
     results = table.results() if ended else ()
     button = started["button"]
