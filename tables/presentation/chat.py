@@ -28,7 +28,9 @@ class ChatLine:
 def chat_line(message: ChatMessage) -> ChatLine:
     if message.is_dealer:
         return ChatLine(message.pk, True, "", None, _dealer_words(message))
-    return ChatLine(message.pk, False, message.author.username, message.author_id, message.text)
+    author = message.author
+    assert author is not None  # a player's line (only the dealer's have no author)
+    return ChatLine(message.pk, False, author.username, message.author_id, message.text)
 
 
 def _dealer_words(message: ChatMessage) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext
 
@@ -35,7 +36,7 @@ class ActionControls:
         return self.wager_kind is not None and self.min_to == self.max_to
 
 
-def action_controls(view: dict, sequence: int) -> ActionControls | None:
+def action_controls(view: dict[str, Any], sequence: int) -> ActionControls | None:
     """The controls for the viewer of ``view`` (an engine ``view_for``), or None if not their turn."""
     legal = view["legal_actions"]
     if legal is None:
@@ -59,7 +60,7 @@ def action_controls(view: dict, sequence: int) -> ActionControls | None:
     )
 
 
-def _pot_limit_presets(view: dict, legal: dict, all_in_to: int) -> list[Preset]:
+def _pot_limit_presets(view: dict[str, Any], legal: dict[str, Any], all_in_to: int) -> list[Preset]:
     """Minimum, half pot and pot (or all-in when the stack is smaller than a pot-size raise).
 
     Half pot is "call, then raise by half the pot after the call", kept

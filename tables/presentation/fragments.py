@@ -9,9 +9,13 @@ them), their controls and seat forms. The templates are Jinja2
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import lru_cache, partial
+from typing import Protocol, cast
 
+import jinja2
 from django.template import engines
+from django.template.backends.jinja2 import Jinja2
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from markupsafe import Markup, escape
@@ -19,7 +23,9 @@ from markupsafe import Markup, escape
 from config.jinja2 import fragment_translations
 from tables.selectors.lobby import LobbyRow
 
+from .cards import CardView
 from .layout import seat_spots
+from .log_lines import LogLine
 from .table_view import SeatView, TableView
 from .view_models import (
     Memo,
@@ -39,6 +45,15 @@ PATCHES = {"felt": ("own-seat",), "hand-log": ("dealt-to-you",)}
 # The seat forms' one-time request id belongs to each socket: it replaces this in "seat-panel".
 REQUEST_ID_SLOT = "request-id-slot"
 WAITING_FOR_SLOT = "waiting-for-slot"
+
+
+class _UiMacros(Protocol):
+    """The macros of ``tables/ui.html`` that fragments render on their own (Jinja2 makes them)."""
+
+    def card(self, card: CardView) -> Markup: ...
+    def seat_box(self, seat: SeatView, view: TableView) -> Markup: ...
+    def dealt_line(self, line: LogLine) -> Markup: ...
+    def lobby_row(self, row: LobbyRow) -> Markup: ...
 
 
 def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str]:
@@ -68,7 +83,7 @@ def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> di
     return boxes
 
 
-def _seat_box_html(ui, seat: SeatView, view: TableView) -> str:
+def _seat_box_html(ui: _UiMacros, seat: SeatView, view: TableView) -> str:
     return str(ui.seat_box(seat, view))
 
 
@@ -84,13 +99,14 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
     context = {"view": view, "me": me, "request_id": request_id}
     fragments = {"felt-view": felt_view_style(view.table.seat_count, me.bottom_seat, me.can_sit_down)}
     ui = _macros()
-    if me.own_seat is not None:
+    own_seat, dealt_line = me.own_seat, me.dealt_line
+    if own_seat is not None:
         fragments["own-seat"] = reuse_or_render(
-            memo, "own-seat", own_seat_model(view, me), lambda: str(ui.seat_box(me.own_seat, view))
+            memo, "own-seat", own_seat_model(view, me), lambda: str(ui.seat_box(own_seat, view))
         )
-    if me.dealt_line is not None:
+    if dealt_line is not None:
         fragments["dealt-to-you"] = reuse_or_render(
-            memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(me.dealt_line))
+            memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(dealt_line))
         )
     # Rendered with a slot for whom a waiting player waits (the turn moves on every action),
     # filled in after: the rest of the controls change far less often.
@@ -99,7 +115,9 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
         memo, "controls", model, lambda: _render("tables/controls.html", {**context, "waiting_for": WAITING_FOR_SLOT})
     )
     if model.waiting_for:
-        controls = controls.replace(WAITING_FOR_SLOT, str(escape(view.clock.player)))
+        clock = view.clock
+        assert clock is not None  # someone is to act: the clock runs
+        controls = controls.replace(WAITING_FOR_SLOT, str(escape(clock.player)))
     fragments["controls"] = controls
     fragments["seat-panel"] = reuse_or_render(
         memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", context)
@@ -135,26 +153,28 @@ def lobby_row_fragment(row: LobbyRow) -> str:
     return str(_macros().lobby_row(row)).strip()
 
 
-def card_row(cards) -> str:
+def card_row(cards: Iterable[CardView]) -> str:
     """Cards drawn as the table draws them (the ``card`` macro), for pages that show cards."""
     card = _macros().card
     return '<span class="card-row">' + "".join(str(card(c)) for c in cards) + "</span>"
 
 
-def _macros():
+def _macros() -> _UiMacros:
     """The pieces several fragments share (``tables/ui.html``), to render one on its own."""
-    return _template("tables/ui.html").module
+    return cast(_UiMacros, _template("tables/ui.html").module)
 
 
-def _template(name: str):
-    return engines["fragments"].env.get_template(name)
+def _template(name: str) -> jinja2.Template:
+    backend = engines["fragments"]
+    assert isinstance(backend, Jinja2)  # settings.TEMPLATES: the fragments are Jinja2's
+    return backend.env.get_template(name)
 
 
-def render_fragment(name: str, context: dict) -> str:
+def render_fragment(name: str, context: Mapping[str, object]) -> str:
     """One fragment template (``templates/fragments``) rendered on its own."""
     return _render(name, context)
 
 
-def _render(name: str, context: dict) -> str:
+def _render(name: str, context: Mapping[str, object]) -> str:
     with fragment_translations():
         return _template(name).render(context).strip()  # htmx swaps each top-level element

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import translation
@@ -20,6 +21,11 @@ from accounts.languages import language_of_user
 from cashier.selectors import bankroll_balance
 from tables.selectors.coming_back import coming_back
 from tables.selectors.table_state import TableState
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 from .fragments import public_fragments, viewer_fragments
 from .table_view import TableView, public_view
@@ -33,7 +39,7 @@ class Screens:
     public: dict[str, dict[str, str]]  # language -> the public fragments in it
     players: dict[int, dict[str, str]]  # seated user id -> their own fragments
     languages: dict[int, str]  # seated user id -> the language their own fragments are in
-    spectator_key: list  # what the seat forms of a viewer without a seat depend on
+    spectator_key: list[object]  # what the seat forms of a viewer without a seat depend on
 
 
 def room_languages() -> list[str]:
@@ -79,7 +85,7 @@ def _audience(memo: RenderedFragments | None, name: str) -> Memo | None:
     return None if memo is None else memo.audience(name)
 
 
-def screen_for(state: TableState, user, now: datetime) -> tuple[Screens, dict[str, str]]:
+def screen_for(state: TableState, user: User | AnonymousUser, now: datetime) -> tuple[Screens, dict[str, str]]:
     """The screen of one socket's viewer, in the active language: its snapshot on connect.
 
     Returns the table's screens as far as they concern this viewer, and the viewer's own fragments."""
@@ -91,17 +97,22 @@ def screen_for(state: TableState, user, now: datetime) -> tuple[Screens, dict[st
     return Screens(state.version, {language: public_fragments(view)}, players, languages, spectator_key(view)), own
 
 
-def views_for(state: TableState, user, now: datetime) -> tuple[TableView, ViewerView]:
+def views_for(state: TableState, user: User | AnonymousUser, now: datetime) -> tuple[TableView, ViewerView]:
     """The public view and ``user``'s own (a user, possibly anonymous)."""
     view = public_view(state, now)
-    user_id = user.pk if user.is_authenticated else None
+    player = user if user.is_authenticated else None
+    user_id = player.pk if player is not None else None
     seated = any(seat.player_id == user_id for seat in state.seats.values())
-    bankroll = bankroll_balance(user) if user_id is not None and not seated else None
-    back = coming_back(player_id=user_id, table_id=state.table.pk, now=now) if bankroll is not None else None
+    bankroll = bankroll_balance(player) if player is not None and not seated else None
+    back = (
+        coming_back(player_id=player.pk, table_id=state.table.pk, now=now)
+        if player is not None and bankroll is not None
+        else None
+    )
     return view, viewer_view(state, view, user_id, bankroll, back)
 
 
-def spectator_key(view: TableView) -> list:
+def spectator_key(view: TableView) -> list[object]:
     table = view.table
     return [
         view.seats_open,

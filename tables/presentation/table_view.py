@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
@@ -104,7 +105,9 @@ class TableView:
     now: datetime | None = None
 
     def offers_to_others(self, user_id: int | None) -> int:
-        return sum(1 for player, until in self.waiting if until is not None and until > self.now and player != user_id)
+        now = self.now
+        assert now is not None  # set by public_view
+        return sum(1 for player, until in self.waiting if until is not None and until > now and player != user_id)
 
     @property
     def version(self) -> int:
@@ -161,11 +164,11 @@ def _seat_status(seat: Seat) -> str:
 
 def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     """Put the latest hand on the table as a spectator may see it."""
-    hand, players = state.hand, state.hand_players
-    projection = view_for(state.engine, None)
+    hand, engine, players = state.hand, state.engine, state.hand_players
+    assert hand is not None and engine is not None  # the caller's check: there is a hand, replayed
+    projection = view_for(engine, None)
     running = hand.state == Hand.State.RUNNING
-    hand_shown = EventType.HAND_SHOWN
-    shown = [e for e in state.events if e["type"] == hand_shown]
+    shown = [e for e in state.events if e["type"] == EventType.HAND_SHOWN]
     best_five = {e["seat"]: e["best_five"] for e in shown}
     category = {e["seat"]: five_in_words(e["best_five"]) for e in shown}
     winnings = _winnings(projection["results"])
@@ -209,7 +212,7 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     view.log = log_lines(visible_events(state.events, None), dealt_slot=True)
 
 
-def _winnings(results: list[dict]) -> dict[int, int]:
+def _winnings(results: list[dict[str, Any]]) -> dict[int, int]:
     won: dict[int, int] = {}
     for award in results:
         for winner in award["winners"]:
@@ -217,7 +220,7 @@ def _winnings(results: list[dict]) -> dict[int, int]:
     return won
 
 
-def _pots(projection: dict) -> list[PotView]:
+def _pots(projection: dict[str, Any]) -> list[PotView]:
     pots = projection["pots"]
     if len(pots) < 2:
         return []  # one pot: the total says it all

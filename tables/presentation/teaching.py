@@ -3,6 +3,7 @@ never teach a rule the table does not play) and drawn with the table's own card 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString, mark_safe
@@ -62,5 +63,5 @@ def pot_limit_example() -> PotLimitExample:
     return PotLimitExample(1, 2, 3, first_min, first_max, second_min, second_max)
 
 
-def _cards(texts: list[str], highlight) -> SafeString:
+def _cards(texts: list[str], highlight: Iterable[str]) -> SafeString:
     return mark_safe(card_row(card_views(texts, highlight)))

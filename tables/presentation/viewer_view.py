@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -62,7 +63,9 @@ class ViewerView:
     @property
     def offer_seconds_left(self) -> int:
         return (
-            0 if self.seat_offered_until is None else max(0, int((self.seat_offered_until - self.now).total_seconds()))
+            0
+            if self.seat_offered_until is None or self.now is None
+            else max(0, int((self.seat_offered_until - self.now).total_seconds()))
         )
 
     now: datetime | None = None
@@ -106,25 +109,28 @@ def viewer_view(
 
 
 def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: int) -> None:
-    projection = view_for(state.engine, hand_seat)
+    engine, hand, own_seat, public_hand = state.engine, state.hand, me.own_seat, public.hand
+    # The viewer played the latest hand, which is on the table, replayed, with their seat in it.
+    assert engine is not None and hand is not None and own_seat is not None and public_hand is not None
+    projection = view_for(engine, hand_seat)
     played = next(played for played in projection["seats"] if played["seat"] == hand_seat)
-    won = me.own_seat.won > 0
+    won = own_seat.won > 0
     best = _best_so_far(played, projection["board"])
     if best is not None:
         me.readout = HandReadout(best[0], card_views(best[1], best=best[1]))
     best_cards = best[1] if best else ()
-    me.my_cards = card_views(played["cards"] or (), public.hand.winning_cards if won else (), best_cards)
+    me.my_cards = card_views(played["cards"] or (), public_hand.winning_cards if won else (), best_cards)
     if me.my_cards:
-        me.own_seat.cards, me.own_seat.face_down = me.my_cards, 0
+        own_seat.cards, own_seat.face_down = me.my_cards, 0
         me.dealt_line = LogLine(dealt_to_you(), "private", card_views(played["cards"]))
-    running = not public.hand.is_over
-    me.can_show_cards = not running and state.engine.can_show_uncontested(hand_seat)
+    running = not public_hand.is_over
+    me.can_show_cards = not running and engine.can_show_uncontested(hand_seat)
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
     if running:
-        me.controls = action_controls(projection, state.hand.sequence)
+        me.controls = action_controls(projection, hand.sequence)
 
 
-def _best_so_far(played: dict, board: list[str]) -> tuple[str, list[str]] | None:
+def _best_so_far(played: dict[str, Any], board: list[str]) -> tuple[str, list[str]] | None:
     """The words and five cards of the viewer's best hand, once there is a flop and while they hold cards."""
     if len(board) < 3 or not played["cards"] or played["status"] == PlayerStatus.FOLDED:
         return None

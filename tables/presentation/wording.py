@@ -307,7 +307,7 @@ def _pot_awarded(words: HandWords, event: PotAwarded) -> Said:
         for w in winners
     )
     if words.pot_count == 1:
-        said = {"amount": amount, "shares": shares}
+        said: dict[str, object] = {"amount": amount, "shares": shares}
         sentence = gettext("The pot (%(amount)s): %(shares)s.") % said
         won = gettext("%(name)s wins the pot (%(amount)s)")
         split = gettext("The pot (%(amount)s) is split: %(split)s")
