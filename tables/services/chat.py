@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,6 +28,11 @@ from tables.engine.events import EventType
 from tables.models import ChatMessage, ChatMute, Seat, Table
 
 from .errors import TableError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 Listener = Callable[[ChatMessage], None]
 _listeners: list[Listener] = []
@@ -67,10 +73,10 @@ def clean_text(text: str) -> str:
     return " ".join(_CONTROL.sub("", text).split())
 
 
-def send_message(*, user, table_id: int, text: str, now: datetime | None = None) -> ChatMessage:
+def send_message(*, user: User | AnonymousUser, table_id: int, text: str, now: datetime | None = None) -> ChatMessage:
     """A player's (or a watcher's) message to a table's chat."""
     now = now or timezone.now()
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         raise ChatRefused(gettext("Log in to chat."))
     # Read now, not from the user row a socket loaded when it connected: a staff mute or
     # unmute takes effect at once on every open socket.
@@ -96,7 +102,7 @@ def send_message(*, user, table_id: int, text: str, now: datetime | None = None)
     return message
 
 
-def dealer_line(table: Table, kind: str, params: dict, now: datetime) -> ChatMessage:
+def dealer_line(table: Table, kind: str, params: dict[str, object], now: datetime) -> ChatMessage:
     """The dealer's line (inside the caller's transaction): ``kind`` a ``ChatMessage.Kind``."""
     message = ChatMessage.objects.create(table=table, kind=kind, params=params, created_at=now)
     _announce_on_commit(message)
@@ -119,10 +125,12 @@ def say_who_won(table: Table, engine: EngineHand, now: datetime) -> None:
         dealer_line(table, ChatMessage.Kind.POT_WON, {"player": names[seat], "amount": amount}, now)
 
 
-def mute(*, user, player_id: object, table_id: int) -> None:
+def mute(*, user: User | AnonymousUser, player_id: object, table_id: int) -> None:
     """``user`` stops seeing ``player_id``'s messages (everywhere, until unmuted). Only someone
     seated at or chatting at this table now may be muted from it: a mute frame cannot be used
     to learn who else exists, or their names."""
+    if not user.is_authenticated:
+        raise ChatRefused(gettext("Log in to chat."))
     muted = _player_here(user, player_id, table_id)
     try:
         with transaction.atomic():
@@ -132,9 +140,9 @@ def mute(*, user, player_id: object, table_id: int) -> None:
     transaction.on_commit(lambda: _mutes_changed(user.pk))
 
 
-def unmute(*, user, player_id: object) -> None:
+def unmute(*, user: User | AnonymousUser, player_id: object) -> None:
     """Anyone ``user`` muted may be unmuted, wherever they are now."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         raise ChatRefused(gettext("Log in to chat."))
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise ChatRefused(cannot_mute())
@@ -156,8 +164,8 @@ def cannot_mute() -> str:
     return gettext("You can mute only someone seated or chatting at this table.")
 
 
-def _player_here(user, player_id: object, table_id: int):
-    if not getattr(user, "is_authenticated", False):
+def _player_here(user: User, player_id: object, table_id: int) -> User:
+    if not user.is_authenticated:
         raise ChatRefused(gettext("Log in to chat."))
     if isinstance(player_id, bool) or not isinstance(player_id, int) or player_id == user.pk:
         raise ChatRefused(cannot_mute())

@@ -11,6 +11,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 from django.db import connection, transaction
 from django.db.models import Count, Q
@@ -80,7 +81,9 @@ def _timeout_action(turn: Turn, seat: Seat) -> Action:
         and engine.timeout_outcome() is Became.PROTECTED_ALL_IN
         and len(protected_all_ins_since(seat.player_id, turn.now)) >= limit  # RULES 6.5
     ):
-        kind = ActionKind.CHECK if engine.legal_actions().can_check else ActionKind.FOLD
+        legal = engine.legal_actions()
+        assert legal is not None  # the seat timing out is to act
+        kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
         return Action(seat.number, kind)
     return Action(seat.number, ActionKind.TIMEOUT)
 
@@ -107,11 +110,11 @@ def run_clock(*, now: datetime | None = None) -> None:
     now = now or timezone.now()
     overdue = Hand.objects.filter(state=Hand.State.RUNNING, turn_deadline__lte=now).values_list("table_id", "sequence")
     for table_id, sequence in overdue:
-        _isolated(table_id, lambda t=table_id, s=sequence: expire_turn(table_id=t, sequence=s, now=now))
+        _isolated(table_id, partial(expire_turn, table_id=table_id, sequence=sequence, now=now))
     for table_id in tables_with_lapsed_offers(now=now):
-        _isolated(table_id, lambda t=table_id: expire_offers_at(table_id=t, now=now))
+        _isolated(table_id, partial(expire_offers_at, table_id=table_id, now=now))
     for table_id in tables_with_idle_seats(now=now):  # RULES 7.6
-        _isolated(table_id, lambda t=table_id: stand_up_idle_seats(table_id=t, now=now))
+        _isolated(table_id, partial(stand_up_idle_seats, table_id=table_id, now=now))
     run_clock_listeners(now)  # tournaments: starts, levels, eliminations, balancing (RULES 8)
     # At a tournament table an away player is dealt in too (RULES 8.5).
     ready = Q(seats__state__in=READY_STATES) | Q(is_tournament=True, seats__state=Seat.State.SITTING_OUT)
@@ -126,7 +129,7 @@ def run_clock(*, now: datetime | None = None) -> None:
     if in_maintenance():  # running hands finish; none starts until staff end it
         due = due.none()
     for table_id in due:
-        _isolated(table_id, lambda t=table_id: start_hand_if_due(table_id=t, now=now))
+        _isolated(table_id, partial(start_hand_if_due, table_id=table_id, now=now))
     metrics.CLOCK_TICKS.inc()
     metrics.CLOCK_LAST_TICK.set_to_current_time()
     note_tick()

@@ -11,6 +11,7 @@ anyone who sent none a stand-in that follows from the seed (marked as the server
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
@@ -20,6 +21,9 @@ from tables.models import DealContribution, Seat, Table
 
 from .errors import TableError
 from .locking import lock_table
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 HEX_32_BYTES = re.compile(r"[0-9a-f]{64}")
 
@@ -67,14 +71,22 @@ def gather_contributions(
     return contributions
 
 
-def contributions_record(contributions: list[fairness.Contribution]) -> list[dict]:
+class ContributionRecord(TypedDict):
+    """One contribution as ``Hand.contributions`` keeps it (JSON)."""
+
+    seat: int
+    value: str  # hexadecimal
+    source: str  # a ``fairness.Source`` value
+
+
+def contributions_record(contributions: list[fairness.Contribution]) -> list[ContributionRecord]:
     return [
         {"seat": each.seat, "value": each.value.hex(), "source": each.source.value}
         for each in sorted(contributions, key=lambda each: each.seat)
     ]
 
 
-def contribute(*, user, table_id: int, seed_commitment: str, value: str) -> DealContribution:
+def contribute(*, user: User, table_id: int, seed_commitment: str, value: str) -> DealContribution:
     """Record a seated player's random value for the hand to be dealt under ``seed_commitment``."""
     seed_commitment, value = str(seed_commitment).lower(), str(value).lower()
     if not HEX_32_BYTES.fullmatch(value):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
@@ -30,7 +31,7 @@ State = Seat.State
 READY = (State.PLAYING, State.WAITING_FOR_BIG_BLIND)
 
 
-def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck=None) -> Hand | None:
+def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Sequence[int] | None = None) -> Hand | None:
     """Deal the next hand if it is due; ``deck``: a chosen deck (tests only: the seeds then do not
     explain it, so its full reveal fails), else the deck the seeds determine."""
     now = now or timezone.now()
@@ -83,7 +84,14 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
     return table, seats, plan, (latest[0].number + 1) if latest else 1
 
 
-def do_deal(table: Table, seats: dict[int, Seat], plan: HandPositions, number: int, now: datetime, deck=None) -> Turn:
+def do_deal(
+    table: Table,
+    seats: dict[int, Seat],
+    plan: HandPositions,
+    number: int,
+    now: datetime,
+    deck: Sequence[int] | None = None,
+) -> Turn:
     """Create the hand (its configuration, seeds, card commitments and players), post and deal."""
     rules = rules_for(table)
     if rules is None:

@@ -9,6 +9,7 @@ goes through ``seating.leave`` and each waiting-list entry through ``leave_waiti
 from __future__ import annotations
 
 from contextlib import suppress
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext
 
@@ -20,8 +21,11 @@ from .locking import lock_table
 from .seating import leave
 from .waiting_list import leave_waiting_list
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def leave_every_table(*, user, closing: bool, placeholder: str | None) -> None:
+
+def leave_every_table(*, user: User, closing: bool, placeholder: str | None) -> None:
     """Stand the player up everywhere and take them off every waiting list.
 
     ``closing`` (the player closes the account): refused while they are dealt into a running
@@ -56,7 +60,7 @@ def leave_every_table(*, user, closing: bool, placeholder: str | None) -> None:
         forget_name(user=user, placeholder=placeholder)
 
 
-def forget_name(*, user, placeholder: str) -> None:
+def forget_name(*, user: User, placeholder: str) -> None:
     """Write ``placeholder`` for the player's name in the records that keep names as text: the
     seats of every hand they played (its configuration and its ``hand_started`` event) and the
     dealer's lines that named them. Everything else reads the name from the user row."""
@@ -73,6 +77,6 @@ def forget_name(*, user, placeholder: str) -> None:
         line.save(update_fields=["params"])
 
 
-def _renamed(record: dict, seat: int, placeholder: str) -> dict:
+def _renamed(record: dict[str, Any], seat: int, placeholder: str) -> dict[str, Any]:
     seats = [{**entry, "name": placeholder} if entry.get("seat") == seat else entry for entry in record["seats"]]
     return {**record, "seats": seats}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,20 +14,25 @@ from tables.selectors.hands import running_hand
 from .changes import mark_changed
 from .locking import lock_table
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
-def player_disconnected(*, table_id: int, user, now: datetime | None = None) -> None:
+    from accounts.models import User
+
+
+def player_disconnected(*, table_id: int, user: User | AnonymousUser, now: datetime | None = None) -> None:
     """Note when a seated player's socket closed. Not broadcast: the others see it with the
     table's next change, so a closing socket does not cost every screen a re-render."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return
     Seat.objects.filter(table_id=table_id, player=user).update(disconnected_at=now or timezone.now())
 
 
-def player_connected(*, table_id: int, user, now: datetime | None = None) -> bool:
+def player_connected(*, table_id: int, user: User | AnonymousUser, now: datetime | None = None) -> bool:
     """Mark the player connected; if they come back during their own turn, after dropping
     during it, they get the table's reconnect grace once per turn (RULES 6.3). Returns
     whether grace was given."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     if not Seat.objects.filter(table_id=table_id, player=user, disconnected_at__isnull=False).exists():
         # Not marked gone (a second tab, a spectator, a reconnect the close never reached):

@@ -9,6 +9,7 @@ when a hand ends, both inside their transaction, under the table lock.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -24,9 +25,12 @@ from .errors import TableError
 from .locking import lock_table
 from .occupancy import cash_out_and_free
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 def set_seat_options(
-    *, user, table_id: int, sit_out_next_big_blind: bool, leave_after_hand: bool, auto_top_up_to: int | None
+    *, user: User, table_id: int, sit_out_next_big_blind: bool, leave_after_hand: bool, auto_top_up_to: int | None
 ) -> Seat:
     """``auto_top_up_to``: a stack within the table's buy-in range, or None/0 for off."""
     with transaction.atomic():

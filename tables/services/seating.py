@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext
@@ -23,10 +25,13 @@ from .occupancy import cash_out_and_free
 from .turns import announce, current_turn, do_action
 from .waiting_list import seat_taken_by, seats_free_for
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 State = Seat.State
 
 
-def _seat_of(table: Table, user) -> Seat:
+def _seat_of(table: Table, user: User) -> Seat:
     seat = (
         Seat.objects.select_for_update(of=("self",)).select_related("session").filter(table=table, player=user).first()
     )
@@ -47,7 +52,9 @@ def _check_amount(amount: object) -> int:
     return amount
 
 
-def take_seat(*, user, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, request_id: str) -> Seat:
+def take_seat(
+    *, user: User, table_id: int, seat_number: int, buy_in: int, post_big_blind_now: bool, request_id: str
+) -> Seat:
     """Sit down with a buy-in from the bankroll (RULES 7.3); choose to post a big blind now or wait (RULES 2.7).
 
     The buy-in pays for a new seat occupancy and nothing else. ``request_id``: the nonce of
@@ -118,7 +125,7 @@ def _check_buy_in(table: Table, buy_in: int, back: ComingBack | None) -> None:
         )
 
 
-def sit_out(*, user, table_id: int) -> Seat:
+def sit_out(*, user: User, table_id: int) -> Seat:
     """Stop being dealt in; during a hand the player's current hand plays on and the sit-out waits."""
     with transaction.atomic():
         table = lock_table(table_id)
@@ -140,7 +147,7 @@ def sit_out(*, user, table_id: int) -> Seat:
     return seat
 
 
-def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
+def sit_in(*, user: User, table_id: int, post_big_blind_now: bool) -> Seat:
     """Come back from sitting out: wait for the big blind or post one now (RULES 2.7)."""
     with transaction.atomic():
         table = lock_table(table_id)
@@ -162,7 +169,7 @@ def sit_in(*, user, table_id: int, post_big_blind_now: bool) -> Seat:
     return seat
 
 
-def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
+def top_up(*, user: User, table_id: int, amount: int, request_id: str) -> Seat:
     """Add chips up to the table maximum. Between hands only (RULES 3.8): asked mid-hand,
     the chips leave the bankroll now and reach the stack when the hand ends.
 
@@ -198,7 +205,7 @@ def top_up(*, user, table_id: int, amount: int, request_id: str) -> Seat:
     return seat
 
 
-def leave(*, user, table_id: int) -> Seat | None:
+def leave(*, user: User, table_id: int) -> Seat | None:
     """Stand up and cash out. In a hand, the hand is folded when its turn comes
     (at once if it is the player's turn) and the chips are cashed out when it ends."""
     with transaction.atomic():
@@ -211,6 +218,7 @@ def leave(*, user, table_id: int) -> Seat | None:
             seat.state = State.LEAVING
             seat.save(update_fields=["state"])
             turn = current_turn(table, timezone.now())
+            assert turn is not None  # the player is dealt into the running hand
             if turn.engine.to_act == seat.number:  # their turn now: folded at once, through the same do_action
                 do_action(turn, Action(seat.number, ActionKind.FOLD))
                 announce(turn)

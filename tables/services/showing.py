@@ -4,6 +4,8 @@ engine's ``show_uncontested`` adds a ``cards_shown`` event to the hand's log."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -16,8 +18,11 @@ from .errors import TableError, refusal_text
 from .event_log import append_events
 from .locking import lock_table
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def show_cards(*, user, table_id: int) -> Hand:
+
+def show_cards(*, user: User, table_id: int) -> Hand:
     with transaction.atomic():
         table = lock_table(table_id)
         hand = latest_hand(table)

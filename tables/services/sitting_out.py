@@ -25,7 +25,11 @@ def tables_with_idle_seats(*, now: datetime) -> set[int]:
     idle = Seat.objects.filter(
         state=State.SITTING_OUT, sat_out_at__isnull=False, table__is_tournament=False
     ).values_list("table_id", "sat_out_at", "table__sit_out_minutes")
-    return {table_id for table_id, since, minutes in idle if since + timedelta(minutes=minutes) <= now}
+    return {
+        table_id
+        for table_id, since, minutes in idle
+        if since is not None and since + timedelta(minutes=minutes) <= now  # (none is None: filtered)
+    }
 
 
 def stand_up_idle_seats(*, table_id: int, now: datetime) -> int:

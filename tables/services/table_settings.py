@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from django.db.models import Field
 from django.utils.translation import gettext
 
 from tables.models import Seat, Table
@@ -43,7 +44,7 @@ def check_table_edit(*, table_id: int, changed: Collection[str]) -> Table:
                 "now (%(fields)s). Close the table (its players are cashed out after the current hand), "
                 "edit it, then reopen it. Nothing was changed."
             )
-            % {"fields": ", ".join(str(Table._meta.get_field(name).verbose_name) for name in fixed)}
+            % {"fields": ", ".join(_label(name) for name in fixed)}
         )
     return table
 
@@ -60,3 +61,9 @@ def edit_table(*, table_id: int, edited: Table, changed: Collection[str]) -> Tab
     table.save(update_fields=fields)
     mark_changed(table)
     return table
+
+
+def _label(name: str) -> str:
+    field = Table._meta.get_field(name)
+    assert isinstance(field, Field)  # the settings fixed while played are the table's own columns
+    return str(field.verbose_name)

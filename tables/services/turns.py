@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +24,7 @@ from django.utils.translation import gettext
 
 from tables.engine import Action, ActionKind, away_action
 from tables.engine import Hand as EngineHand
+from tables.engine.events import Event
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import running_hand
 from tables.selectors.table_state import TableState, table_state
@@ -36,6 +38,9 @@ from .locking import lock_table
 from .settlement import settle_hand
 from .time_bank import spend_time_bank
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 @dataclass
 class Turn:
@@ -48,7 +53,7 @@ class Turn:
     now: datetime
     closed_table: bool = False  # settling the hand closed the table (it was closing)
 
-    def seat_of(self, number: int) -> Seat:
+    def seat_of(self, number: int | None) -> Seat:
         return next(seat for seat in self.seats if seat.number == number)
 
     def held_state(self) -> TableState:
@@ -56,7 +61,9 @@ class Turn:
         return table_state(self.table, {seat.number: seat for seat in self.seats}, self.hand, self.engine)
 
 
-def act(*, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime | None = None) -> Hand:
+def act(
+    *, table_id: int, user: User, kind: str, amount: int | None, sequence: int, now: datetime | None = None
+) -> Hand:
     """Apply one player action for the seat whose turn it is (RULES 3.3)."""
     with transaction.atomic():
         turn, action = check_action(
@@ -80,7 +87,7 @@ def announce(turn: Turn) -> None:
 
 
 def check_action(
-    *, table_id: int, user, kind: str, amount: int | None, sequence: int, now: datetime
+    *, table_id: int, user: User, kind: str, amount: int | None, sequence: int, now: datetime
 ) -> tuple[Turn, Action]:
     """A player's action for the seat whose turn it is (RULES 3.3), checked as far as the
     table can before the engine checks the rules."""
@@ -124,7 +131,7 @@ def current_turn(table: Table, now: datetime) -> Turn | None:
     )
 
 
-def do_action(turn: Turn, action: Action) -> list[dict]:
+def do_action(turn: Turn, action: Action) -> list[Event]:
     """Apply one action (the engine refuses an illegal one: nothing changes), fold any
     leaving player whose turn comes next, and record it all. Returns the new events."""
     events = turn.engine.apply(action)
@@ -133,7 +140,7 @@ def do_action(turn: Turn, action: Action) -> list[dict]:
     return events
 
 
-def fold_leaving_players(turn: Turn) -> list[dict]:
+def fold_leaving_players(turn: Turn) -> list[Event]:
     """A leaving player's hand is folded when its turn comes; at a tournament table an away
     player checks if they can and folds otherwise, at once (RULES 8.5)."""
     engine, events = turn.engine, []
@@ -155,7 +162,7 @@ CHANGED_BY_AN_ACTION = ["sequence", "turn_seat", "turn_started_at", "turn_deadli
                         "time_bank_started_at", "state", "ended_at"]  # fmt: skip
 
 
-def record(turn: Turn, events: list[dict]) -> None:
+def record(turn: Turn, events: list[Event]) -> None:
     """Append the events, sync the stacks, set the clock for the next turn or settle the hand."""
     if not events:
         return

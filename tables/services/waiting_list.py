@@ -8,6 +8,7 @@ the player off the list, and the seat goes to the next in line (the clock checks
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -20,8 +21,11 @@ from .changes import mark_changed
 from .errors import TableError
 from .locking import lock_table
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def join_waiting_list(*, user, table_id: int, now: datetime | None = None) -> WaitingListEntry:
+
+def join_waiting_list(*, user: User, table_id: int, now: datetime | None = None) -> WaitingListEntry:
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)
@@ -39,7 +43,7 @@ def join_waiting_list(*, user, table_id: int, now: datetime | None = None) -> Wa
     return entry
 
 
-def leave_waiting_list(*, user, table_id: int, now: datetime | None = None) -> None:
+def leave_waiting_list(*, user: User, table_id: int, now: datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)
@@ -51,7 +55,7 @@ def leave_waiting_list(*, user, table_id: int, now: datetime | None = None) -> N
         mark_changed(table)
 
 
-def offers_to_others(table: Table, user, now: datetime) -> int:
+def offers_to_others(table: Table, user: User, now: datetime) -> int:
     running = WaitingListEntry.objects.filter(table=table, offered_until__gt=now)
     return running.exclude(player=user).count()
 
@@ -60,12 +64,12 @@ def free_seat_count(table: Table) -> int:
     return table.seat_count - Seat.objects.filter(table=table).count()
 
 
-def seats_free_for(table: Table, user, now: datetime) -> int:
+def seats_free_for(table: Table, user: User, now: datetime) -> int:
     """Free seats ``user`` may take: those not held by an offer to someone else."""
     return free_seat_count(table) - offers_to_others(table, user, now)
 
 
-def seat_taken_by(table: Table, user) -> None:
+def seat_taken_by(table: Table, user: User) -> None:
     """``user`` sat down: off the list (their offer, if any, is used)."""
     if table.waiting_count and WaitingListEntry.objects.filter(table=table, player=user).delete()[0]:
         _recount(table)
