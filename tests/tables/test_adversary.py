@@ -31,7 +31,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from accounts.closing import DepartureRefused, close_account
 from accounts.services import register_player
-from bench.adversary import ownership_problems, rule_problems
+from bench.adversary_world import ownership_problems, rule_problems
 from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import CashierError
