@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils.html import escape
 from tables.history.numbering import exported_hand_number, exported_tournament_number, installation_number
 from tables.history.pokerstars_tournament import finish_lines, ordinal, roman, tournament_header
 from tables.history.tournament_facts import Finish, TournamentHand
-from tables.models import Hand, HandPlayer
+from tables.models import Hand, HandPlayer, Seat
 from tests.support.pokerstars import check_chips_add_up, read_hand, read_hands
 from tests.support.verifier import load_verifier
 from tests.tournaments.support import make_tournament, play_to_the_end, register
@@ -131,7 +132,8 @@ def test_every_hand_of_a_sit_and_go_reads_as_a_pokerstars_tournament_hand(client
                 big_blind = hand.config["big_blind_seat"]
                 [name] = [name for name, seat in read.seats.items() if seat == big_blind]
                 posted = min(level.ante, starting[name] - min(starting[name], hand.config["big_blind"]))
-                assert ante_lines == ([f"{name}: posts the ante {posted}"] if posted else [])  # RULES 8.4
+                all_in = " and is all-in" if posted and posted == starting[name] - hand.config["big_blind"] else ""
+                assert ante_lines == ([f"{name}: posts the ante {posted}{all_in}"] if posted else [])  # RULES 8.4
             else:
                 assert ante_lines == []
             assert finishes.setdefault(read.number, read.finishes) == read.finishes  # the same for every viewer
@@ -181,3 +183,82 @@ def test_a_tournament_hand_is_listed_replayed_proven_and_downloaded_by_its_playe
     for name in ("export_text", "detail", "proof", "export_phh"):
         assert client.get(reverse(f"history:{name}", args=[hand.pk])).status_code == 404
     assert re.search(r"PokerStars Hand", download_history(client, stranger)) is None
+
+
+# --- a re-entry (RULES 8.1, 8.10): one place, written where the last entry ended ----------------
+
+
+def test_rule_8_10_a_player_who_re_entered_finishes_the_tournament_in_the_hand_of_their_last_entry(client, make_player):
+    """Alice busts in the second hand while late registration is open and re-enters: that hand
+    writes no finishing line for her (she has not finished the tournament); her one place is
+    written once, in the hand that ended her second entry or, if she wins, in the last hand."""
+    from tables import services as table_services
+    from tables.history.access import open_hand
+    from tables.history.pokerstars import pokerstars_text
+    from tables.selectors.hands import rebuild
+    from tests.support.history import arranged_deck
+    from tests.support.tables import act
+    from tests.tournaments.support import running_hand, tables_of
+    from tournaments.models import Entry, Tournament
+    from tournaments.services.clock import tick
+
+    now = timezone.now()
+    tournament = make_tournament(kind=Tournament.Kind.SCHEDULED, starts_at=now, max_entrants=6,
+                                 late_registration_levels=2, re_entries=1,
+                                 levels=[(10, 20, 0, 5), (20, 40, 0, 5), (50, 100, 100, 5)])  # fmt: skip
+    players = {name: make_player(name) for name in NAMES[:3]}
+    for player in players.values():
+        register(tournament, player, now)
+    now = max(now, timezone.now()) + timedelta(seconds=1)  # past the pause after the last hand
+    tick(now)  # starts it
+    [table] = tables_of(tournament)
+    by_seat = {seat.number: seat.player for seat in Seat.objects.filter(table=table)}
+    alice_seat = next(n for n, p in by_seat.items() if p == players["alice"])
+
+    def stacks() -> dict[int, int]:
+        return dict(Seat.objects.filter(table=table).values_list("number", "stack"))
+
+    while True:  # hands folded to the big blind, until another player covers alice
+        last = table_services.start_hand_if_due(table_id=table.pk, now=now)
+        assert last is not None
+        while running_hand(table) is not None:
+            act(table, by_seat[rebuild(running_hand(table)).legal_actions().seat], "fold")
+        now = max(now, timezone.now()) + timedelta(seconds=1)  # past the pause after the last hand
+        tick(now)
+        if max(stack for seat, stack in stacks().items() if seat != alice_seat) >= stacks()[alice_seat]:
+            break
+    # The next hand: the button moves one seat on; dealt from the seat after it. Alice and the player
+    # who covers her raise each other all-in, and her pair of kings loses to his aces full; the third folds.
+    seats = sorted(by_seat)
+    button = seats[(seats.index(last.config["button"]) + 1) % len(seats)]
+    order = [seats[(seats.index(button) + k) % len(seats)] for k in range(1, len(seats) + 1)]
+    winner_seat = max((seat for seat in seats if seat != alice_seat), key=lambda seat: stacks()[seat])
+    cards = {alice_seat: "3c 4c 5h 6h", winner_seat: "Ac Ad Ah Kd"}
+    holes = [cards.get(seat, "8d 8h 9s 9d") for seat in order]
+    busting = table_services.start_hand_if_due(table_id=table.pk, now=now, deck=arranged_deck(holes, "As Kc Kh 2d 7c"))
+    while running_hand(table) is not None:
+        legal = rebuild(running_hand(table)).legal_actions()
+        if legal.seat in (alice_seat, winner_seat) and legal.bet_kind:  # raising each other all-in
+            act(table, by_seat[legal.seat], legal.bet_kind.value, legal.max_to)
+        elif legal.seat in (alice_seat, winner_seat):
+            act(table, by_seat[legal.seat], "check" if legal.can_check else "call")
+        else:
+            act(table, by_seat[legal.seat], "check" if legal.can_check else "fold")
+    assert busting is not None
+    busting_text = pokerstars_text(open_hand(players["alice"], busting.pk))
+    assert f"Dealt to alice [{cards[alice_seat]}]" in busting_text
+    assert HandPlayer.objects.get(hand=busting, player=players["alice"]).final_stack == 0, busting_text
+    now = max(now, timezone.now()) + timedelta(seconds=1)  # past the pause after the last hand
+    tick(now)  # alice is out; no place yet (late registration is open)
+    register(tournament, players["alice"], now)
+    assert Entry.objects.filter(tournament=tournament, player=players["alice"]).count() == 2
+    play_to_the_end(tournament, random.Random(7), now)
+
+    installation = installation_number()
+    read = {r.number: r for r in read_hands(download_history(client, players["alice"]))}
+    assert read[exported_hand_number(installation, busting.pk)].finishes == []
+    alice_result = Result.objects.get(tournament=tournament, player=players["alice"])
+    written = [(number, f) for number, r in read.items() for f in r.finishes if f[0] == "alice"]
+    assert [f for _, f in written] == [("alice", alice_result.place, alice_result.prize)]
+    last_hand = HandPlayer.objects.filter(player=players["alice"], hand__table__tournament_table__tournament=tournament)
+    assert written[0][0] == exported_hand_number(installation, last_hand.order_by("-hand_id").first().hand_id)
