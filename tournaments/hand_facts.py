@@ -1,9 +1,9 @@
 """The facts a tournament hand's history needs (``tables.history.tournament_facts``), a batch at a time.
 
-Registered when the app starts. For a batch of hands of tournament tables, a fixed number of
-queries whatever its length: the tables' tournaments, their levels, their results, the last
-complete hand of each player busted in the batch and of each finished tournament, and the
-seats of those players.
+Registered when the app starts. For a batch of hands of tournament tables, at most eight
+queries whatever its length: the tables' tournaments, their levels, the players busted in the
+batch, their results and last complete hands there, each finished tournament's last hand and
+winner, and the seats of those players.
 
 - The level: the one the hand was dealt at (``Hand.tournament_level``, RULES 8.3); a hand dealt
   before the level was kept is matched to the first level of its stakes.

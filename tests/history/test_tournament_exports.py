@@ -262,3 +262,29 @@ def test_rule_8_10_a_player_who_re_entered_finishes_the_tournament_in_the_hand_o
     assert [f for _, f in written] == [("alice", alice_result.place, alice_result.prize)]
     last_hand = HandPlayer.objects.filter(player=players["alice"], hand__table__tournament_table__tournament=tournament)
     assert written[0][0] == exported_hand_number(installation, last_hand.order_by("-hand_id").first().hand_id)
+
+
+def test_the_facts_of_tournament_hands_cost_the_same_queries_for_one_hand_or_all(make_player):
+    """The whole-history download reads them a batch of hands at a time (tables/history/access.py):
+    a fixed number of queries a batch, whatever its length; none for a batch of cash hands."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.history.tournament_facts import tournament_facts
+
+    _, _, hands = played_sit_and_go(make_player, "pot_limit")
+    hands = list(Hand.objects.filter(pk__in=[hand.pk for hand in hands]).select_related("table").order_by("pk"))
+
+    def queries(batch) -> tuple[int, dict]:
+        with CaptureQueriesContext(connection) as captured:
+            facts = tournament_facts(batch)
+        return len(captured), facts
+
+    one, facts_of_one = queries(hands[-1:])
+    every, facts_of_every = queries(hands)
+    assert one == every and facts_of_every[hands[-1].pk] == facts_of_one[hands[-1].pk]
+    assert facts_of_every.keys() == {hand.pk for hand in hands}
+    assert facts_of_one[hands[-1].pk].finishes[-1].place == 1  # the last hand: the winner's line
+    for hand in hands:
+        hand.table.is_tournament = False  # as a batch of cash hands
+    assert queries(hands) == (0, {})
