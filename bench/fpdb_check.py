@@ -51,8 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--keep", help="a directory to keep the exported files in")
     args = parser.parse_args(argv)
-    if not args.fpdb or not (Path(args.fpdb) / "fpdb_3_legacy" / "PokerStarsToFpdb.py").is_file():
-        print(f"SKIPPED: no fpdb checkout given ({args.fpdb!r}); see python -m bench.fpdb_check --help")
+    if not args.fpdb:
+        print("SKIPPED: no fpdb checkout given; see python -m bench.fpdb_check --help")
+        return 0
+    if not (Path(args.fpdb) / "fpdb_3_legacy" / "PokerStarsToFpdb.py").is_file():
+        print(f"SKIPPED: no fpdb checkout at {args.fpdb} (no fpdb_3_legacy/PokerStarsToFpdb.py in it)")
         return 0
     sys.path[:0] = [str(Path(args.fpdb).resolve()), *([str(Path(args.deps).resolve())] if args.deps else [])]
     os.environ["HOME"] = tempfile.mkdtemp(prefix="fpdb-home-")  # fpdb's ~/.fpdb and logs, not the user's
