@@ -12,7 +12,7 @@ is parsed by fpdb's ``PokerStarsToFpdb.PokerStars`` the way fpdb's regression ha
 For every hand it checks what fpdb read against the database: the hand number, the tournament
 number, the buy-in and fee (play chips, fpdb's hundredths), the level (Roman), the stakes, the
 seats and their chips, the pot equation (collected + rake = total pot), and the finishing
-places and prizes; and that every player's place is read exactly once across the files.
+places and prizes; and that every player's place is read, the same in every file that holds it.
 
 fpdb is not a dependency of the room and is never committed: bring a checkout outside the
 repository (``git archive`` of https://github.com/jejellyroll-fr/fpdb-3 into /tmp/fpdb) and its
