@@ -42,7 +42,7 @@ class TournamentTableRules:
         tournament = table.tournament_table.tournament
         level = current_level(tournament)
         small_blind, big_blind, big_bet = level.stakes(tournament.variant)
-        return HandStakes(small_blind, big_blind, big_bet, level.ante)
+        return HandStakes(small_blind, big_blind, big_bet, level.ante, level.number)
 
     def may_deal(self, table: Table, now: datetime) -> bool:
         link = TournamentTable.objects.select_related("tournament").filter(table=table).first()
