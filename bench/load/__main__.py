@@ -7,7 +7,11 @@ everything and writes the figures as JSON under --out. Exit status 1 if a
 check failed: for ``load``, also when fewer than 90% of the actions asked were served
 or the p99 is over ``--p99-ms``. ``storm`` and ``neighbour`` are ``load`` with a kill -9 of
 ``web0`` (restarted) or a CPU hog pinned to one core in the measured window. ``sweep`` runs
-``load`` at several sizes and writes a table and a plot.
+``load`` at several sizes and writes a table and a plot. ``topology`` plays through the
+README's production topology (``bench.topology``, network namespaces as hosts: nginx, two
+web hosts of two daphnes, PostgreSQL and Redis on a host of their own) and kills -9 every
+process of one web host mid-play; it uses the topology's database and Redis, not ``--db``
+and ``--redis``.
 """
 
 from __future__ import annotations
@@ -128,11 +132,31 @@ def main(argv: list[str] | None = None) -> int:
         help="restart a private PostgreSQL N times (pg_ctl -m fast and kill -9 of the postmaster, in turn)",
     )
 
+    topology = sub.add_parser(
+        "topology",
+        parents=[paced],
+        help="load through the production topology's proxy (bench.topology), kill -9 one web host mid-play",
+    )
+    topology.set_defaults(duration=60)
+    topology.add_argument("--kill-host", choices=("omaha-web1", "omaha-web2"), default="omaha-web2",
+                          help="the web host killed (default omaha-web2: beat and the worker run on omaha-web1)")  # fmt: skip
+    topology.add_argument("--kill-after", type=float, default=10, help="seconds of the measured window before it")
+    topology.add_argument("--window", type=float, default=2.0, help="seconds per latency window (default 2)")
+    topology.add_argument("--p99-ms", type=float, default=100.0, help="the p99 bound a window must be back under")
+    topology.add_argument(
+        "--recover-within", type=float, default=10.0, help="seconds after every socket is back to be under it"
+    )
+    topology.add_argument(
+        "--existing", action="store_true", help="play against a topology already up (bench.topology up --load)"
+    )
+
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
     args = parser.parse_args(argv)
     if args.command == "storm" and args.duration < args.kill_after + args.restart_after + args.recover_within:
         parser.error("storm: --duration must leave --recover-within seconds after the restart")
+    if args.command == "topology" and args.duration < args.kill_after + args.recover_within + 5:
+        parser.error("topology: --duration must leave --recover-within seconds (and 5) after the kill")
     if args.command == "neighbour" and args.duration < args.hog_after + args.hog_seconds + 5:
         parser.error("neighbour: --duration must leave at least 5 s after the hog")
     if args.command == "neighbour" and args.hog_core not in os.sched_getaffinity(0):
@@ -150,6 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_dir = args.out / f"{args.command}-{stamp}"
     log_dir.mkdir(parents=True, exist_ok=True)
+    if args.command == "topology":
+        from . import topology_run
+
+        log = lambda message: print(message, flush=True)  # noqa: E731
+        play = {k: v for k, v in _paced(args, log).items() if k not in ("tables", "pace", "log", "route")}
+        return _finish(topology_run.main(args, log_dir, play, log=log), log_dir)
     private_redis = private_postgres = None
     if args.command == "faults" and args.redis_restarts:
         private_redis = PrivateRedis(log_dir)
@@ -189,7 +219,13 @@ def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
         figures = run_sweep(args, env=env, log_dir=log_dir, log=log)
     else:
         figures = _run_once(args, env=env, log_dir=log_dir, log=log)
+    return _finish(figures, log_dir)
+
+
+def _finish(figures: dict, log_dir: Path) -> int:
+    """Write and print the figures; 1 when a check failed."""
     figures["command"] = " ".join(sys.argv)
+    figures["load_average"] = os.getloadavg()
     (log_dir / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
     print(json.dumps(figures, indent=2, default=str))
     print(f"figures: {log_dir / 'figures.json'}")

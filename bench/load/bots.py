@@ -180,9 +180,17 @@ class TableMonitor:
 
 class Bot:
     def __init__(
-        self, account, ports: list[int], harness: Harness, profile: Profile, rng: random.Random, route: str = "table"
+        self,
+        account,
+        ports: list[int],
+        harness: Harness,
+        profile: Profile,
+        rng: random.Random,
+        route: str = "table",
+        host: str = HOST,
     ):
         self.account, self.ports, self.h, self.profile, self.rng = account, ports, harness, profile, rng
+        self.host = host  # the daphne processes' address, or a proxy's (one port, which hashes the path)
         # "table": every socket of a table goes to one daphne, as a proxy that hashes the
         # socket's path would send them; "user": spread by player.
         self.port_index = (account.table_id if route == "table" else account.user_id) % len(ports)
@@ -203,16 +211,17 @@ class Bot:
         self.port: int | None = None  # the daphne of the current (or last) socket
         self.connected_at = 0.0  # when that socket opened (monotonic)
         self.shown_at: float | None = None  # when its first frame (the snapshot) arrived
+        self.lost_at: float | None = None  # when a socket last closed without the bot closing it
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
         attempt = 0
         while not self.h.stop.is_set():
             port = self.ports[(self.port_index + attempt) % len(self.ports)]
-            origin = f"http://127.0.0.1:{port}"
+            origin = f"http://{self.host}:{port}"
             try:
                 ws = await WebSocket.connect(
-                    HOST,
+                    self.host,
                     port,
                     f"/ws/tables/{self.account.table_id}/",
                     headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"},
@@ -238,6 +247,7 @@ class Bot:
             except ConnectionClosed:
                 if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
                     self.stats.unexpected_closes += 1
+                    self.lost_at = time.monotonic()
             finally:
                 ws.abort()
                 self.monitor.detach(self)
