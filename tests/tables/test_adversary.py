@@ -43,7 +43,7 @@ from tables.services.sitting_out import stand_up_idle_seats
 from ..support.backends import on_postgresql
 from ..support.races import at_once
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.long, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 3
 _names = itertools.count(1)
