@@ -10,7 +10,11 @@ class TournamentsConfig(AppConfig):
         # levels, eliminations and balancing (tables.services.table_rules, the one seam).
         from tables.services import table_rules
 
-        from .services import clock, play
+        from .realtime import push
+        from .services import clock, notify, play
 
         table_rules.register(play.TournamentTableRules())
         table_rules.on_clock(clock.tick)
+        # The tournament lobby's sockets and the start alerts (``tournaments.realtime``).
+        notify.subscribe(push.on_tournament_change)
+        notify.subscribe_started(push.on_tournament_started)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts.request_ids import RequestIdRefused, new_request_id, request_nonce
@@ -15,15 +16,20 @@ from accounts.request_ids import RequestIdRefused, new_request_id, request_nonce
 from . import selectors
 from .errors import TournamentError
 from .models import BlindLevel, Tournament
+from .realtime.marks import marks_of, with_marks
+from .realtime.push import rows_fragment
 from .services import registration
 
 PURPOSE = "tournament-registration"
 
 
 def lobby(request):
-    rows = selectors.lobby_rows(request.user, timezone.now())
-    template = "tournaments/_lobby_rows.html" if request.headers.get("HX-Request") else "tournaments/lobby.html"
-    return render(request, template, {"rows": rows})
+    """The list; its socket (``tournaments.realtime``) keeps it live. The rows are the ones the
+    socket pushes, the viewer's marks filled in the same way."""
+    rows = with_marks(rows_fragment(), marks_of(request.user))
+    if request.headers.get("HX-Request"):
+        return HttpResponse(rows)
+    return render(request, "tournaments/lobby.html", {"rows_html": mark_safe(rows)})
 
 
 def detail(request, tournament_id: int):

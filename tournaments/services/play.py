@@ -145,6 +145,7 @@ def start(tournament: Tournament, now: datetime) -> bool:
     tournament.save()
     if tournament.late_registration_levels == 0:
         fix_payouts(tournament)
+    notify.started(tournament)  # each player is alerted, with their table (RULES 8.2)
     return True
 
 
