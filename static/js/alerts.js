@@ -39,8 +39,10 @@
     }
     document.documentElement.dataset.lastAlert = key; // for the browser tests
   }
-  document.body.addEventListener("htmx:wsAfterMessage", function () {
+  function check() {
     var alert = document.getElementById("room-alert");
     if (alert && alert.dataset.alert) cue(alert);
-  });
+  }
+  document.body.addEventListener("htmx:wsAfterMessage", check);
+  check(); // shown with the page (the registration that started the tournament)
 })();

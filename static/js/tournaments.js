@@ -12,7 +12,7 @@
   }
   function tick() {
     var now = Date.now() / 1000 + skew;
-    document.querySelectorAll("#tournament-rows time.countdown[data-until]").forEach(function (time) {
+    document.querySelectorAll("#tournament-rows time.until[data-until]").forEach(function (time) {
       time.textContent = text(Math.max(0, Math.round(Number(time.dataset.until) - now)));
     });
   }

@@ -64,6 +64,12 @@ def on_tournament_change(tournament_id: int) -> None:
         logger.warning("tournament %s: lobby not published (%s)", tournament_id, describe(error))
 
 
+def start_alert(tournament: Tournament, table_url: str) -> str:
+    """The alert, in the active language: the tournament started, and the link to the player's table."""
+    context = {"tournament": tournament, "table_url": table_url, "sound": static("audio/turn.wav")}
+    return render_to_string("tournaments/_start_alert.html", context)
+
+
 def on_tournament_started(tournament_id: int) -> None:
     """Each seated player's open pages: the alert, the turn cue's sound and notification, and
     the link to their table. Rendered once per language; each player's link filled in."""
@@ -75,8 +81,7 @@ def on_tournament_started(tournament_id: int) -> None:
         return
     table_ids = TournamentTable.objects.filter(tournament=tournament, broken=False).values_list("table_id")
     seats = list(Seat.objects.filter(table_id__in=table_ids).values_list("player_id", "table_id"))
-    context = {"tournament": tournament, "table_url": TABLE_URL_SLOT, "sound": static("audio/turn.wav")}
-    html = in_every_language(lambda: render_to_string("tournaments/_start_alert.html", context))
+    html = in_every_language(lambda: start_alert(tournament, TABLE_URL_SLOT))
     for player_id, table_id in seats:
         url = reverse("table", args=[table_id])
         event = {"type": "user.alert", "html": {lang: text.replace(TABLE_URL_SLOT, url) for lang, text in html.items()}}
