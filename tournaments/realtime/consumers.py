@@ -61,7 +61,7 @@ class TournamentLobbyConsumer(GuardedConsumer):
 class TournamentPageConsumer(GuardedConsumer):
     """A tournament's page: its player's alerts (the start, with their table)."""
 
-    page = "tournament"
+    page = "tournaments"  # counted with the lobby's (the staff's room screen, the metrics)
 
     async def connect(self):
         if await self.busy_refusal():
