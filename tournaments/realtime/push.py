@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -76,17 +77,27 @@ def on_tournament_started(tournament_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return
-    table_ids = TournamentTable.objects.filter(tournament=tournament, broken=False).values_list("table_id")
-    seats = list(Seat.objects.filter(table_id__in=table_ids).values_list("player_id", "table_id"))
-    html = in_every_language(lambda: start_alert(tournament, TABLE_URL_SLOT))
-    for player_id, table_id in seats:
-        url = reverse("table", args=[table_id])
-        event = {"type": "user.alert", "html": {lang: text.replace(TABLE_URL_SLOT, url) for lang, text in html.items()}}
-        try:
-            async_to_sync(layer.group_send)(user_group(player_id), event)
-        except OUTAGES as error:
-            logger.warning("tournament %s: start alert not published (%s)", tournament_id, describe(error))
+    try:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
             return
+        table_ids = TournamentTable.objects.filter(tournament=tournament, broken=False).values_list("table_id")
+        seats = list(Seat.objects.filter(table_id__in=table_ids).values_list("player_id", "table_id"))
+        html = in_every_language(lambda: start_alert(tournament, TABLE_URL_SLOT))
+        alerts = []
+        for player_id, table_id in seats:
+            url = reverse("table", args=[table_id])
+            filled = {language: text.replace(TABLE_URL_SLOT, url) for language, text in html.items()}
+            alerts.append((user_group(player_id), {"type": "user.alert", "html": filled}))
+        async_to_sync(_send_all)(layer, alerts)
+    except OUTAGES as error:  # committed all the same: the lobby and the tournament's page show the table
+        logger.warning("tournament %s: start alerts not published (%s)", tournament_id, describe(error))
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    """Side by side: one round of trips to Redis, not one per player."""
+    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+                                   return_exceptions=True)  # fmt: skip
+    failed = next((result for result in results if isinstance(result, BaseException)), None)
+    if failed is not None:
+        raise failed
