@@ -12,9 +12,13 @@ class TournamentsConfig(AppConfig):
         from tables.services import table_rules
 
         from .hand_facts import tournament_hand_facts
-        from .services import clock, play
+        from .realtime import push
+        from .services import clock, notify, play
 
         table_rules.register(play.TournamentTableRules())
         table_rules.on_clock(clock.tick)
         # Their hands' histories: tournament, buy-in, level and finishing places (tables/history/README.md).
         tournament_facts.register(tournament_hand_facts)
+        # The tournament lobby's sockets and the start alerts (``tournaments.realtime``).
+        notify.subscribe(push.on_tournament_change)
+        notify.subscribe_started(push.on_tournament_started)
