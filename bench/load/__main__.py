@@ -143,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     tourney.add_argument("--start-window", type=float, default=10.0, help="seconds of the start's latency window")
     tourney.add_argument("--max-minutes", type=float, default=60.0, help="fail when it has not finished by then")
     tourney.add_argument("--p99-ms", type=float, default=None, help="fail when a p99 (start, whole run) is above it")
+    tourney.add_argument(
+        "--own-postgres",
+        action="store_true",
+        help="run on a private PostgreSQL cluster (free port, /tmp): not short of connections on a shared server",
+    )
 
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
@@ -171,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         private_redis = PrivateRedis(log_dir)
         private_redis.start()
         args.redis = private_redis.url
-    if args.command == "faults" and args.postgres_restarts:
+    if (args.command == "faults" and args.postgres_restarts) or (args.command == "tournament" and args.own_postgres):
         private_postgres = PrivatePostgres(log_dir)
         private_postgres.start()
     try:
