@@ -394,6 +394,9 @@ def _set_hand_for_hand(tournament: Tournament, links: dict[int, TournamentTable]
     wanted = bool(paid) and len(links) > 1 and _alive(tournament) == paid + 1
     if wanted and not tournament.hand_for_hand:
         for table_id, link in links.items():
-            link.round_hand_number = latest_hand_number(table_id)
+            # A hand still running is that table's hand of the first round: counting it as
+            # played before would leave the table owing a hand it cannot deal while its busted
+            # player waits for the round to end, and every table waiting on it.
+            link.round_hand_number = latest_hand_number(table_id) - (1 if hand_running(table_id) else 0)
             link.save(update_fields=["round_hand_number"])
     tournament.hand_for_hand = wanted
