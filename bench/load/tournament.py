@@ -38,7 +38,8 @@ from .world import BotAccount, make_session, make_user
 
 # The tournament page is rendered with DEBUG=0: its static files' manifest must exist.
 STATIC_ROOT = ROOT / "var" / "bench" / "static"
-IDLE_UNBALANCED_LIMIT = 10.0  # seconds a table may stay owed a move (or due to break) with no hand running
+IDLE_UNBALANCED_LIMIT = 10.0
+STILL_LIMIT = 60.0  # seconds a running tournament may go without a hand dealt or an action taken  # seconds a table may stay owed a move (or due to break) with no hand running
 
 
 def collect_static(env: dict[str, str]) -> None:
@@ -134,10 +135,16 @@ async def _play(tournament_id, accounts, ports, profile, seed, route, lead, max_
         owed_since: dict[tuple[str, int], float] = {}
         h4h_from = None
         last_log = t0
+        progress, moved_at = -1, t0
         while time.monotonic() - t0 < max_seconds:
             await harness.sleep(0.5)
             now, wall = time.monotonic(), datetime.now(UTC)
             live = await harness.db_retrying(checks.sample, tournament_id)
+            if live["progress"] != progress:
+                progress, moved_at = live["progress"], now
+            elif now - moved_at > STILL_LIMIT:
+                out["still"] = f"no hand dealt and no action for {STILL_LIMIT}s: {live['counts']}, {live}"
+                break
             out["overdue"] += [o for o in live["overdue"] if o not in out["overdue"]]
             if live["hand_for_hand"] and h4h_from is None:
                 h4h_from = wall
@@ -244,6 +251,8 @@ def _figures(tournament_id: int, played: dict, start_window: float, cpu_meter, f
     end = t0 + played["seconds"] + 60
     finish, problems = checks.result_problems(tournament_id)
     failures += problems
+    if "still" in played:
+        failures.append(f"the tournament stood still: {played['still']}")
     checked, deal_problems = checks.deal_problems(tournament_id)
     failures += [f"unbalanced deal: {p}" for p in deal_problems[:5]]
     failures += [f"unbalanced while idle over {IDLE_UNBALANCED_LIMIT}s: {u}" for u in played["idle_unbalanced"][:5]]

@@ -39,6 +39,8 @@ def sample(tournament_id: int) -> dict:
             f"table {h.table_id} hand #{h.number} seq {h.sequence} deadline {h.turn_deadline}" for h in overdue
         ],
         "break_order": list(tournament.break_order),
+        # Grows with every hand dealt and every action: a running tournament where it stays put stands still.
+        "progress": sum(running.values_list("sequence", flat=True)) + Hand.objects.filter(table_id__in=links).count(),
         "seats_per_table": tournament.seats_per_table,
     }
 
