@@ -19,7 +19,7 @@ from .bots import Bot, split_fragments
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
-MY_TABLE = re.compile(r'<a href="/tables/(\d+)/">')
+MY_TABLE = re.compile(r'<a href="/tables/(\d+)/"')  # the page's "Open my table" link
 
 
 async def http_get(port: int, path: str, session_key: str, timeout: float = 10.0) -> tuple[int, str]:
@@ -68,8 +68,9 @@ class TournamentBot(Bot):
                 status, body = 0, ""
             self.page_reads += 1
             if status == 200:
-                found = MY_TABLE.search(body[body.find("Open my table") - 200 :]) if "Open my table" in body else None
-                return int(found.group(1)) if found else None
+                mark = body.find(">Open my table<")
+                links = MY_TABLE.findall(body[max(0, mark - 200) : mark + 1]) if mark >= 0 else []
+                return int(links[-1]) if links else None
             self.page_failures += 1
             attempt += 1
             await self.h.sleep(min(2.0, 0.05 * 2 ** min(attempt, 6)))
