@@ -216,7 +216,10 @@ def run_tournament(
     log(f"tournament {tournament.pk}: {players} registered, starting in {lead}s; daphne on {stack.ports}")
     offsets = stack.log_offsets()
     cpu_meter = CpuMeter(
-        groups=stack.process_groups, database=connection.settings_dict["NAME"], redis_url=stack.env.get("REDIS_URL")
+        groups=stack.process_groups,
+        database=connection.settings_dict["NAME"],
+        redis_url=stack.env.get("REDIS_URL"),
+        database_port=int(connection.settings_dict["PORT"] or 5432),  # --own-postgres: its private cluster
     )
     profile = Profile(think_mean=pace, think_max=pace * 5)
     played = asyncio.run(
