@@ -1,4 +1,4 @@
-"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile} [options]  (from the repository root, in .venv)
+"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile,topology,tournament} [options]  (from the repository root, in .venv)
 
 Each command recreates a dedicated database (default ``poker_bench``), migrates
 it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
@@ -11,7 +11,8 @@ or the p99 is over ``--p99-ms``. ``storm`` and ``neighbour`` are ``load`` with a
 README's production topology (``bench.topology``, network namespaces as hosts: nginx, two
 web hosts of two daphnes, PostgreSQL and Redis on a host of their own) and kills -9 every
 process of one web host mid-play; it uses the topology's database and Redis, not ``--db``
-and ``--redis``.
+and ``--redis``. ``tournament`` plays a scheduled
+tournament of N bots to the end (bench/load/tournament.py).
 """
 
 from __future__ import annotations
@@ -150,6 +151,26 @@ def main(argv: list[str] | None = None) -> int:
         "--existing", action="store_true", help="play against a topology already up (bench.topology up --load)"
     )
 
+    tourney = sub.add_parser(
+        "tournament", help="N bots in a scheduled tournament played to the end: moves, breaks, hand-for-hand, checks"
+    )
+    tourney.add_argument("--players", type=int, default=60)
+    tourney.add_argument("--seats", type=int, default=6, help="seats per table (default 6)")
+    tourney.add_argument("--level-minutes", type=int, default=1, help="minutes per blind level (default 1)")
+    tourney.add_argument("--starting-chips", type=int, default=1500)
+    tourney.add_argument("--variant", choices=("pot_limit", "limit"), default="pot_limit")
+    tourney.add_argument("--pace", type=float, default=1.0, help="a bot's mean think time in seconds (default 1)")
+    tourney.add_argument("--action-seconds", type=int, default=10, help="the tables' time to act (default 10)")
+    tourney.add_argument("--lead", type=float, default=5.0, help="seconds from the field being in to the start")
+    tourney.add_argument("--start-window", type=float, default=10.0, help="seconds of the start's latency window")
+    tourney.add_argument("--max-minutes", type=float, default=60.0, help="fail when it has not finished by then")
+    tourney.add_argument("--p99-ms", type=float, default=None, help="fail when a p99 (start, whole run) is above it")
+    tourney.add_argument(
+        "--own-postgres",
+        action="store_true",
+        help="run on a private PostgreSQL cluster (free port, /tmp): not short of connections on a shared server",
+    )
+
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
     args = parser.parse_args(argv)
@@ -185,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         private_redis = PrivateRedis(log_dir)
         private_redis.start()
         args.redis = private_redis.url
-    if args.command == "faults" and args.postgres_restarts:
+    if (args.command == "faults" and args.postgres_restarts) or (args.command == "tournament" and args.own_postgres):
         private_postgres = PrivatePostgres(log_dir)
         private_postgres.start()
     try:
@@ -205,6 +226,7 @@ def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
             "HAND_PAUSE_SECONDS": str(args.hand_pause),
             "CHIPS_SIGNUP_GRANT": "1000000",
             **({"CHANNEL_LAYER": args.channel_layer} if args.channel_layer else {}),
+            **({"STATIC_ROOT": str(ROOT / "var" / "bench" / "static")} if args.command == "tournament" else {}),
         },
     )
     os.environ.update(env)
@@ -276,6 +298,10 @@ def _paced(args, log) -> dict:
 def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
     from . import runs
 
+    if args.command == "tournament":
+        from .tournament import collect_static
+
+        collect_static(env)  # its pages are rendered with DEBUG=0
     stack = fresh_stack(args, env=env, log_dir=log_dir)
     with stack:
         log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
@@ -330,6 +356,26 @@ def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 redis_restarts=args.redis_restarts,
                 postgres_restarts=args.postgres_restarts,
                 seed=args.seed,
+                log=log,
+            )
+        elif args.command == "tournament":
+            from .tournament import run_tournament
+
+            figures = run_tournament(
+                stack,
+                players=args.players,
+                seats=args.seats,
+                level_minutes=args.level_minutes,
+                starting_chips=args.starting_chips,
+                variant=args.variant,
+                pace=args.pace,
+                action_seconds=args.action_seconds,
+                lead=args.lead,
+                start_window=args.start_window,
+                max_minutes=args.max_minutes,
+                p99_ms=args.p99_ms,
+                seed=args.seed,
+                route=args.route,
                 log=log,
             )
         else:
