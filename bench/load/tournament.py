@@ -44,13 +44,15 @@ STILL_LIMIT = 60.0  # seconds a running tournament may go without a hand dealt o
 
 def collect_static(env: dict[str, str]) -> None:
     """``collectstatic`` into the stack's ``STATIC_ROOT`` (the release step), before the stack starts."""
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=ROOT,
         env=env,
-        check=True,
         capture_output=True,
+        text=True,
     )
+    if done.returncode:
+        raise RuntimeError(f"collectstatic failed: {done.stderr[-2000:]}")
 
 
 def create_tournament(

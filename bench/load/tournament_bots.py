@@ -15,7 +15,8 @@ import asyncio
 import re
 import time
 
-from .bots import Bot, split_fragments
+from .bots import Bot
+from .screens import split_fragments
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
