@@ -37,10 +37,27 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.adversary_world import (
+    SEATS,
+    ChecksFailed,
+    chip_problems,
+    deal_next,
+    hands_played,
+    idle_clock,
+    legal_actions,
+    likely_player,
+    log_out,
+    newcomer,
+    on_db,
+    rule_problems,
+    running_hand,
+    setup_world,
+    stack_left_with,
+    time_runs_out,
+    try_closing_account,
+)
 from bench.sessions import logged_in_session
 
-PLAYERS = 4
-SEATS = 4
 # A frame whose answer marks the end of the one sent before it: the consumer takes frames in order.
 PROBE = json.dumps({"action": "probe"})
 PROBE_ANSWER = "Unknown action."
@@ -57,10 +74,6 @@ STEP_WEIGHTS = {
 STEP_WEIGHTS["close_account"] = 0.05
 GARBAGE = ["{", "null", "[1]", '{"action": "raise", "amount": "lots", "sequence": "0"}', "x" * 5000,
            json.dumps({"action": "call", "sequence": {"$gt": 0}})]  # fmt: skip
-
-
-class ChecksFailed(AssertionError):
-    pass
 
 
 @dataclass
@@ -117,7 +130,7 @@ class Adversary:
 
     async def _session(self, player: int):
         if player not in self.sessions:
-            self.sessions[player] = await _db(logged_in_session, self.players[player])
+            self.sessions[player] = await on_db(logged_in_session, self.players[player])
         return self.sessions[player]
 
     async def close_socket(self, socket: Socket) -> None:
@@ -138,12 +151,12 @@ class Adversary:
         """The player closes their account (refused while they are dealt into a hand): their
         sockets close, and a newcomer takes their place in the crowd. The closed account stays
         checked (``closed``): it must own nothing, as the ledger says."""
-        if await _db(_close_account, self.players[player]):
+        if await on_db(try_closing_account, self.players[player]):
             self.closed.append(self.players[player])
             self.sessions.pop(player, None)
             for socket in self.live(player):
                 await self.close_socket(socket)
-            self.players[player] = await _db(_newcomer, self.players[player], len(self.closed))
+            self.players[player] = await on_db(newcomer, self.players[player], len(self.closed))
 
     # --- frames ------------------------------------------------------------------------------
 
@@ -173,12 +186,12 @@ class Adversary:
     async def step(self) -> str:
         rng = self.rng
         kind = rng.choices(list(STEP_WEIGHTS), weights=list(STEP_WEIGHTS.values()))[0]
-        if kind == "act" and rng.random() < 0.8 and not await _db(_running, self.table):
+        if kind == "act" and rng.random() < 0.8 and not await on_db(running_hand, self.table):
             kind = "deal"  # mostly no point acting with no hand: deal one
         self.counts[kind] += 1
         player = rng.randrange(len(self.players))
         if rng.random() < 0.8:  # mostly a player the step makes sense for; else anyone
-            player = await _db(_likely_player, kind, self.table, self.players, rng) or player
+            player = await on_db(likely_player, kind, self.table, self.players, rng) or player
         if kind == "open":
             await self.open_socket(player)
         elif kind == "close":
@@ -186,24 +199,24 @@ class Adversary:
             if mine:
                 await self.close_socket(rng.choice(mine))
         elif kind == "clock":
-            await _db(_time_runs_out, self.table)
+            await on_db(time_runs_out, self.table)
         elif kind == "deal":
-            await _db(_deal, self.table)
+            await on_db(deal_next, self.table)
         elif kind == "close_account":
             await self.close_account(player)
         elif kind == "idle":
-            await _db(_idle_clock, self.table, rng.choice([5, 10, 11, 30]))
+            await on_db(idle_clock, self.table, rng.choice([5, 10, 11, 30]))
         elif kind == "come_back":
             socket = await self.socket_of(player)
             if socket.open:
                 await self.send(socket, json.dumps({"action": "leave"}))
-                left_with = await _db(_left_with, self.table, self.players[player])
+                left_with = await on_db(stack_left_with, self.table, self.players[player])
                 amount = rng.choice([40, left_with, left_with - 1, left_with + 1, 10**6])
                 await self.send(socket, json.dumps({"action": "sit", "seat_number": str(rng.randint(1, SEATS)),
                                                     "buy_in": str(amount), "big_blind": "wait",
                                                     "request_id": socket.request_id}))  # fmt: skip
         elif kind == "log_out":
-            await _db(_log_out, self.sessions.pop(player, None))
+            await on_db(log_out, self.sessions.pop(player, None))
         elif kind == "replay":
             if self.sent:
                 who, text = rng.choice(self.sent)
@@ -230,7 +243,7 @@ class Adversary:
         if kind == "sit":
             seat = rng.randint(1, SEATS) if valid else rng.choice([0, SEATS + 1])
             if valid and rng.random() < 0.5:  # back within the window: what they left with (RULES 7.5)
-                amount = await _db(_left_with, self.table, self.players[socket.player]) or amount
+                amount = await on_db(stack_left_with, self.table, self.players[socket.player]) or amount
             return json.dumps({"action": "sit", "seat_number": str(seat), "buy_in": str(amount),
                                "big_blind": rng.choice(["wait", "now"]), "request_id": request_id})  # fmt: skip
         if kind == "top_up":
@@ -239,7 +252,7 @@ class Adversary:
             return json.dumps({"action": "sit_in", "big_blind": rng.choice(["wait", "now"])})
         if kind in ("leave", "sit_out"):
             return json.dumps({"action": kind})
-        legal, sequence = await _db(_legal_actions, self.table)
+        legal, sequence = await on_db(legal_actions, self.table)
         action = {"action": rng.choice(["fold", "check", "call", "bet", "raise"]), "sequence": str(sequence)}
         if legal is not None and rng.random() < 0.7:
             options = ["fold", "check" if legal.can_check else "call"] + ([legal.bet_kind] if legal.bet_kind else [])
@@ -253,210 +266,6 @@ class Adversary:
         return json.dumps(action)
 
 
-# --- database side (each runs in a thread through database_sync_to_async) ---------------------
-
-
-def _db(function, *args):
-    from channels.db import database_sync_to_async
-
-    return database_sync_to_async(function)(*args)
-
-
-def _log_out(session) -> None:
-    """What logging out does: the session's sockets are told to close, and the session is gone."""
-    from accounts.socket_sessions import end_sockets, session_group
-
-    if session is not None:
-        end_sockets(session_group(session.session_key))
-        session.flush()
-
-
-def _close_account(user) -> bool:
-    from accounts.closing import DepartureRefused, close_account
-
-    try:
-        close_account(user=user)
-    except DepartureRefused:
-        return False
-    return True
-
-
-def _newcomer(gone, number: int):
-    from accounts.services import register_player
-
-    return register_player(username=f"adv{gone.pk}n{number}", password="x-Strong-pass-8412")
-
-
-def _running(table):
-    from tables.models import Hand
-
-    return Hand.objects.filter(table=table, state=Hand.State.RUNNING).first()
-
-
-def _legal_actions(table):
-    from tables.selectors.hands import rebuild
-
-    hand = _running(table)
-    return (None, 0) if hand is None else (rebuild(hand).legal_actions(), hand.sequence)
-
-
-def _likely_player(kind: str, table, players, rng: random.Random) -> int | None:
-    """The index in ``players`` of one the step makes sense for: the player to act for an
-    action, someone without a seat to sit, someone sitting out to come back, someone seated
-    for the other seat requests."""
-    from tables.models import Seat
-
-    seated = dict(Seat.objects.filter(table=table).values_list("player_id", "state"))
-    if kind == "act":
-        hand = _running(table)
-        turn = hand and Seat.objects.filter(table=table, number=hand.turn_seat).values_list("player_id", flat=True)
-        wanted = set(turn or [])
-    elif kind == "sit":
-        wanted = {user.pk for user in players} - set(seated)
-    elif kind == "sit_in":
-        wanted = {user for user, state in seated.items() if state == Seat.State.SITTING_OUT}
-    elif kind in ("sit_out", "leave", "top_up", "come_back"):
-        wanted = set(seated)
-    else:
-        return None
-    choices = [k for k, user in enumerate(players) if user.pk in wanted]
-    return rng.choice(choices) if choices else None
-
-
-def _time_runs_out(table) -> None:
-    from tables import services
-
-    hand = _running(table)
-    if hand is not None:
-        services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
-
-
-def _idle_clock(table, minutes: int) -> None:
-    """The clock, ``minutes`` ahead: whoever sat out past the table's limit is stood up (RULES 7.6)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tables.models import Seat
-    from tables.services.sitting_out import stand_up_idle_seats
-
-    now = timezone.now() + timedelta(minutes=minutes)
-    stand_up_idle_seats(table_id=table.pk, now=now)
-    table.refresh_from_db(fields=["sit_out_minutes"])
-    idle = Seat.objects.filter(
-        table=table, state=Seat.State.SITTING_OUT, sat_out_at__lte=now - timedelta(minutes=table.sit_out_minutes)
-    )
-    if idle.exists():
-        raise ChecksFailed(f"RULES 7.6: seats {list(idle.values_list('number', flat=True))} sat out past the limit")
-
-
-def _left_with(table, player) -> int:
-    from tables.models import SeatSession
-
-    last = SeatSession.objects.filter(table=table, player=player, ended_at__isnull=False).order_by("-ended_at").first()
-    return last.cashed_out or 0 if last else 0
-
-
-def rule_problems(table) -> list[str]:
-    """RULES 7.5: every seat taken within the window after leaving the same table was bought in
-    for at least the stack left with (when that was above the table minimum)."""
-    from datetime import timedelta
-
-    from django.conf import settings
-
-    from tables.models import SeatSession
-
-    window = timedelta(minutes=settings.RETURN_TO_TABLE_MINUTES)
-    problems = []
-    for session in SeatSession.objects.filter(table=table, ended_at__isnull=True).select_related("table"):
-        before = (
-            SeatSession.objects.filter(
-                table=table, player_id=session.player_id, ended_at__lte=session.started_at,
-                ended_at__gt=session.started_at - window,
-            )
-            .order_by("-ended_at")
-            .first()
-        )  # fmt: skip
-        left_with = before.cashed_out or 0 if before else 0
-        if left_with > session.table.min_buy_in and session.buy_in < left_with:
-            problems.append(f"RULES 7.5: {session} bought in {session.buy_in} after leaving with {left_with}")
-    return problems
-
-
-def _hands_played(table) -> dict:
-    from tables.models import Hand, HandEvent
-
-    return {"complete": Hand.objects.filter(table=table, state=Hand.State.COMPLETE).count(),
-            "actions": HandEvent.objects.filter(hand__table=table, type__in=("player_acted", "timed_out")).count()}  # fmt: skip
-
-
-def _deal(table) -> None:
-    """The clock's deal; it may have to wait for the pause after a hand whose timeout the
-    clock step applied at its deadline, ahead of real time: the clock jumps to it."""
-    from django.utils import timezone
-
-    from tables import services
-    from tables.models import Table
-
-    due = Table.objects.filter(pk=table.pk).values_list("next_hand_at", flat=True).first()
-    services.start_hand_if_due(table_id=table.pk, now=max(filter(None, [timezone.now(), due])))
-
-
-def chip_problems(players) -> list[str]:
-    """What the checks after every step found (empty: all well)."""
-    from cashier.audit import run_audit
-
-    return [*run_audit().problems, *ownership_problems(players)]
-
-
-def ownership_problems(players) -> list[str]:
-    """Each player owns (bankroll + stacks + top-ups waiting + the stacks they started running
-    hands with) exactly what the ledger issued to them plus what they won in complete hands."""
-    from django.db.models import F, Sum
-
-    from cashier.models import LedgerEntry, LedgerTransaction
-    from cashier.selectors import chips_owned
-    from tables.models import Hand, HandPlayer
-
-    ids = [user.pk for user in players]
-    # What the room gave each player, less what a closed account gave back (its whole bankroll).
-    issuing = (
-        LedgerTransaction.Kind.GRANT,
-        LedgerTransaction.Kind.RELOAD,
-        LedgerTransaction.Kind.ADJUSTMENT,
-        LedgerTransaction.Kind.CLOSURE,
-    )
-    issued = dict(
-        LedgerEntry.objects.filter(account__user_id__in=ids, transaction__kind__in=issuing)
-        .values_list("account__user_id")
-        .annotate(total=Sum("amount"))
-    )
-    won = dict(
-        HandPlayer.objects.filter(player_id__in=ids, hand__state=Hand.State.COMPLETE)
-        .values_list("player_id")
-        .annotate(total=Sum(F("final_stack") - F("starting_stack")))
-    )
-    problems = []
-    for user in players:
-        owned = chips_owned(user)
-        expected = issued.get(user.pk, 0) + won.get(user.pk, 0)
-        if owned != expected:
-            problems.append(f"{user.username} owns {owned}, but was issued {issued.get(user.pk, 0)} "
-                            f"and won {won.get(user.pk, 0)}")  # fmt: skip
-    return problems
-
-
-def setup_world(tag: str):
-    """A four-seat Pot Limit table and its players (sign-up as the room does it)."""
-    from accounts.services import register_player
-    from tables.models import Table
-
-    table = Table.objects.create(name=f"Adversary {tag}", variant="pot_limit", stake_small=1, stake_big=2,
-                                 seat_count=SEATS, min_buy_in=40, max_buy_in=200)  # fmt: skip
-    players = [register_player(username=f"adv{tag}p{k}", password="x-Strong-pass-8412") for k in range(PLAYERS)]
-    return table, players
-
-
 async def play(*, steps: int, seed: int, table, players, log=print, check_every: int = 1) -> dict:
     """Play ``steps`` steps; raises ChecksFailed (with the step and what broke) at the first problem."""
     adversary = Adversary(random.Random(seed), table, players)
@@ -465,7 +274,7 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
         for number in range(1, steps + 1):
             kind = await adversary.step()
             if number % check_every == 0 or number == steps:
-                problems = await _db(chip_problems, [*players, *adversary.closed]) + await _db(rule_problems, table)
+                problems = await on_db(chip_problems, [*players, *adversary.closed]) + await on_db(rule_problems, table)
                 if problems:
                     raise ChecksFailed(f"step {number} ({kind}): {problems}")
             if number % 1000 == 0:
@@ -475,7 +284,7 @@ async def play(*, steps: int, seed: int, table, players, log=print, check_every:
             await adversary.close_socket(socket)
     return {"steps": steps, "seed": seed, "seconds": round(time.monotonic() - started, 1),
             "kinds": dict(adversary.counts), "frames_sent": len(adversary.sent),
-            "hands": await _db(_hands_played, table)}  # fmt: skip
+            "hands": await on_db(hands_played, table)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

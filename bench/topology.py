@@ -14,6 +14,11 @@ postgresql, redis-server), migrates the database and waits until the proxy's ``/
 answers from every daphne; ``status`` prints each host's readiness; ``down`` stops what
 ``up`` started (by PID, recorded in the state file) and deletes the namespaces, the veths
 and the bridge it made, and nothing else. Root only (``ip netns``).
+
+``up --load`` sets the load harness's knobs in every process (``LOAD_ENV``: every bot
+comes from the harness's one address, so the per-address socket cap is lifted; short
+pauses between hands; a large sign-up grant); ``python -m bench.load topology`` brings it
+up that way, plays through the proxy, kills one web host and takes it down again.
 """
 
 from __future__ import annotations
@@ -49,7 +54,19 @@ def in_ns(ns: str, *args: str) -> list[str]:
     return ["ip", "netns", "exec", ns, *args]
 
 
-def room_env() -> dict[str, str]:
+# What ``up --load`` adds (the values of bench.load.stack.bench_env): the bots all connect
+# from the harness's address, as the X-Forwarded-For the proxy sets says.
+LOAD_ENV = {
+    "WEBSOCKET_MAX_PER_IP": "1000000",
+    "WEBSOCKET_FRAME_BURST": "1000000",
+    "HAND_PAUSE_SECONDS": "0.5",
+    "CHIPS_SIGNUP_GRANT": "1000000",
+    "CONN_MAX_AGE": "60",
+}
+
+
+def room_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of every process of the room (and of a harness that uses its database)."""
     db = HOSTS["omaha-db"]
     return {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CACHE_URL")},
@@ -66,6 +83,7 @@ def room_env() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
         "STATIC_ROOT": str(STATE / "static"),
+        **(extra or {}),
     }
 
 
@@ -87,11 +105,14 @@ class Topology:
 
     # --- up -------------------------------------------------------------------------------
 
-    def up(self) -> None:
+    def env(self) -> dict[str, str]:
+        return room_env(self.state.get("env"))
+
+    def up(self, extra_env: dict[str, str] | None = None) -> None:
         if self.state:
             raise SystemExit(f"already up (see {self.state_path}); run down first")
         STATE.mkdir(parents=True, exist_ok=True)
-        self.state = {"namespaces": [], "links": [], "processes": {}}
+        self.state = {"namespaces": [], "links": [], "processes": {}, "env": dict(extra_env or {})}
         sh("ip", "link", "add", BRIDGE, "type", "bridge")
         self.state["links"].append(BRIDGE)
         self.save()
@@ -112,7 +133,7 @@ class Topology:
             sh(*in_ns(ns, "ip", "link", "set", "lo", "up"))
         self.start_database_host()
         self.migrate()
-        env = room_env()
+        env = self.env()
         for host in ("omaha-web1", "omaha-web2"):
             for port in WEB_PORTS:
                 self.start(f"{host}-daphne-{port}", in_ns(host, sys.executable, "-m", "daphne", "--proxy-headers",
@@ -155,12 +176,17 @@ class Topology:
     def migrate(self) -> None:
         """The Procfile's release step: migrate, collect the static files (DEBUG=0 serves the manifest's)."""
         for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=room_env(), check=True,
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env(), check=True,
                            capture_output=True)  # fmt: skip
 
     def start_proxy(self) -> None:
+        # max_fails=0: nginx's passive check would split a table's sockets. A peer that failed
+        # once takes one new connection per fail_timeout until a request to it *ends* well,
+        # which a websocket does not do for hours, so the hash passes the table's other sockets
+        # to the next peer. Without it a connect refused by a dead daphne costs a round trip,
+        # and proxy_next_upstream takes the next peer on the ring for every socket of the table.
         servers = "\n".join(
-            f"        server {HOSTS[host]}:{port} max_fails=1 fail_timeout=5s;"
+            f"        server {HOSTS[host]}:{port} max_fails=0;"
             for host in ("omaha-web1", "omaha-web2")
             for port in WEB_PORTS
         )
@@ -247,6 +273,18 @@ http {{
         shutil.rmtree(STATE, ignore_errors=True)
         self.state = {}
 
+    def processes(self, host: str | None = None) -> dict[str, int]:
+        """{name: pid} of the processes ``up`` started (on ``host``), each leading its process group."""
+        found = self.state.get("processes", {})
+        return {name: pid for name, pid in found.items() if host is None or name.startswith(f"{host}-")}
+
+    def established(self, host: str) -> int:
+        """The TCP connections established to ``host``'s daphne ports now: the proxy's, one per
+        socket (it keeps no idle connection to them)."""
+        ports = " or ".join(f"sport = :{port}" for port in WEB_PORTS)
+        out = sh(*in_ns(host, "ss", "-Htn", "state", "established", f"( {ports} )"), check=False).stdout
+        return len(out.splitlines())
+
     def kill_host(self, host: str) -> list[str]:
         """kill -9 every process of ``host`` (its daphnes, and on web1 the worker and beat)."""
         killed = []
@@ -263,11 +301,12 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("command", choices=["up", "status", "down", "kill-host"])
     parser.add_argument("--host", choices=["omaha-web1", "omaha-web2"], help="for kill-host")
+    parser.add_argument("--load", action="store_true", help="up: with the load harness's knobs (LOAD_ENV)")
     args = parser.parse_args(argv)
     topology = Topology()
     if args.command == "up":
         try:
-            topology.up()
+            topology.up(LOAD_ENV if args.load else None)
         except BaseException:
             print("up failed; tearing down", file=sys.stderr)
             for log in sorted(STATE.glob("*.log")):

@@ -17,6 +17,7 @@ from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.realtime.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
 from tables.realtime.routing import websocket_urlpatterns  # noqa: E402
 from tables.realtime.socket_recovery import RefuseWhileAway  # noqa: E402
+from tournaments.realtime.routing import websocket_urlpatterns as tournament_websocket_urlpatterns  # noqa: E402
 
 application = CloseSocketsOnSigterm(
     StartEmbeddedClock(
@@ -25,7 +26,15 @@ application = CloseSocketsOnSigterm(
                 "http": django_asgi_app,
                 "websocket": SameOriginWebsocketValidator(
                     RefuseWhileAway(
-                        AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, *staff_websocket_urlpatterns]))
+                        AuthMiddlewareStack(
+                            URLRouter(
+                                [
+                                    *websocket_urlpatterns,
+                                    *tournament_websocket_urlpatterns,
+                                    *staff_websocket_urlpatterns,
+                                ]
+                            )
+                        )
                     )
                 ),
             }

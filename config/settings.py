@@ -16,6 +16,7 @@ import jinja2
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
+from config.backends import caches, channel_layers
 from config.catalogue import compiled_locale_paths
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -183,61 +184,21 @@ WAITING_LIST_OFFER_SECONDS = env.int("WAITING_LIST_OFFER_SECONDS", default=30)
 
 # --- Real time and tasks --------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
-# "pubsub": a message to a group is published once and every process subscribed to it
-# hands it to its own sockets (channels-redis's pub/sub layer); "lists": the list layer,
-# which stores a copy for every socket of the group.
+# "pubsub" or "lists": channels-redis's pub/sub layer or its list layer (config/backends.py).
 CHANNEL_LAYER = env.str("CHANNEL_LAYER", default="pubsub")
+CHANNEL_LAYERS = channel_layers(REDIS_URL, CHANNEL_LAYER)
 if REDIS_URL:
-    if CHANNEL_LAYER == "lists":
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                # redis-py's default 5 s read timeout equals channels-redis's blocking
-                # receive: an idle socket would fail every 5 s without a longer one.
-                # redis-py refuses a 101st concurrent command per pool by default; hundreds
-                # of sockets joining their groups at once (a restart) need more.
-                "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
-            }
-        }
-    else:
-        from config.channel_serializer import FORMAT as CHANNEL_SERIALIZER  # registers it
-
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                # Pub/sub channels are one namespace for every database of a Redis server:
-                # the database number keeps two rooms (or test runs) on one server apart.
-                "CONFIG": {
-                    "hosts": [{"address": REDIS_URL}],
-                    "prefix": "asgi" + (REDIS_URL.rstrip("/").rsplit("/", 1)[-1] or "0") + ".",
-                    "serializer_format": CHANNEL_SERIALIZER,
-                },
-            }
-        }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT = "config.celery_broker:Transport"  # survives a Redis restart
 else:
-    # One process serves everything: the in-memory layer only reaches
-    # consumers inside this process, which is all there is.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process serves everything: an in-memory broker, tasks run where they are sent.
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 # The cache holds short-lived counters (rate limits, open sockets): Redis in production,
 # this process's memory on the embedded default. CACHE_URL may name a Redis database of its
 # own (the tests use one, as they clear it between tests).
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
-if CACHE_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "config.cache.SharedPoolRedisCache",  # one connection pool per process
-            "LOCATION": CACHE_URL,
-            "KEY_PREFIX": "omaha",
-            # Short timeouts: counters are read on the event loop, which must not wait long.
-            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
-        }
-    }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "omaha"}}
+CACHES = caches(CACHE_URL)
 # Without Redis there is no beat process: the server runs the table clock itself.
 EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True

@@ -20,7 +20,7 @@ from tables.realtime import sockets
 from .clock_health import LAST_TICK_KEY
 from .exposition import STUCK_AFTER
 
-PAGES = ("table", "lobby", "staff")
+PAGES = ("table", "lobby", "tournaments", "staff")
 
 
 @dataclass(frozen=True)

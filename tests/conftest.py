@@ -11,12 +11,15 @@ _usernames = itertools.count(1)
 
 
 def pytest_collection_modifyitems(config, items):
-    """The slowest kinds run first: the load harness, then the browser modules. scripts/test
-    hands whole modules to its xdist workers in this order (--no-loadscope-reorder), so no long
-    module starts last, with the other core idle until it ends."""
+    """The slowest kinds run first: the adversaries (marked ``long``) and the load harness, then
+    the browser modules. scripts/test hands whole modules to its xdist workers in this order
+    (--no-loadscope-reorder), so no long module starts last, with the other workers idle until
+    it ends."""
 
     def kind(item) -> int:
-        return 0 if item.get_closest_marker("load") else 1 if item.get_closest_marker("browser") else 2
+        if item.get_closest_marker("long") or item.get_closest_marker("load"):
+            return 0
+        return 1 if item.get_closest_marker("browser") else 2
 
     items.sort(key=kind)  # stable: within a kind, the order collected
 

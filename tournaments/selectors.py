@@ -56,21 +56,44 @@ def lobby_rows(user, now: datetime) -> list[LobbyRow]:
         .annotate(entrants=Count("entries", filter=live))
         .order_by("-finished_at")[:10]
     )
-    mine = set()
-    tables: dict[int, int] = {}
-    if user.is_authenticated:
-        mine = set(
-            Entry.objects.filter(player=user, state__in=[Entry.State.REGISTERED, Entry.State.PLAYING]).values_list(
-                "tournament_id", flat=True
-            )
-        )
-        for tournament_id, table_id in Seat.objects.filter(
-            player=user, table__is_tournament=True, table__is_active=True
-        ).values_list("table__tournament_table__tournament_id", "table_id"):
-            tables[tournament_id] = table_id
+    marks = marks_of(user) if user.is_authenticated else {}
     return [
-        LobbyRow(t, t.entrants, prize_pool(t), t.pk in mine, level_facts(t, now), tables.get(t.pk)) for t in tournaments
+        LobbyRow(
+            t, t.entrants, prize_pool(t), t.pk in marks, level_facts(t, now), marks.get(t.pk, Mark(False)).table_id
+        )
+        for t in tournaments
     ]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What the lobby shows one player of a tournament: registered (or playing), and at which table."""
+
+    registered: bool
+    table_id: int | None = None
+
+
+def marks_of(user) -> dict[int, Mark]:
+    """Tournament id -> the player's mark, for the tournaments they are in."""
+    live = Entry.objects.filter(player=user, state__in=[Entry.State.REGISTERED, Entry.State.PLAYING])
+    marks = {tournament_id: Mark(True) for tournament_id in live.values_list("tournament_id", flat=True)}
+    for tournament_id, table_id in Seat.objects.filter(
+        player=user, table__is_tournament=True, table__is_active=True
+    ).values_list("table__tournament_table__tournament_id", "table_id"):
+        marks[tournament_id] = Mark(True, table_id)
+    return marks
+
+
+def marks_in(tournament_id: int) -> dict[int, Mark]:
+    """Player id -> their mark, for every player in one tournament (two statements)."""
+    live = Entry.objects.filter(tournament_id=tournament_id, state__in=[Entry.State.REGISTERED, Entry.State.PLAYING])
+    marks = {player_id: Mark(True) for player_id in live.values_list("player_id", flat=True)}
+    table_ids = TournamentTable.objects.filter(tournament_id=tournament_id, broken=False).values_list("table_id")
+    for player_id, table_id in Seat.objects.filter(table_id__in=table_ids, table__is_active=True).values_list(
+        "player_id", "table_id"
+    ):
+        marks[player_id] = Mark(True, table_id)
+    return marks
 
 
 @dataclass(frozen=True)

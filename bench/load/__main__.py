@@ -1,4 +1,4 @@
-"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile} [options]  (from the repository root, in .venv)
+"""python -m bench.load {load,storm,neighbour,sweep,soak,faults,hostile,topology,tournament} [options]  (from the repository root, in .venv)
 
 Each command recreates a dedicated database (default ``poker_bench``), migrates
 it, flushes a dedicated Redis DB (default 12), starts the stack (daphne x
@@ -7,7 +7,12 @@ everything and writes the figures as JSON under --out. Exit status 1 if a
 check failed: for ``load``, also when fewer than 90% of the actions asked were served
 or the p99 is over ``--p99-ms``. ``storm`` and ``neighbour`` are ``load`` with a kill -9 of
 ``web0`` (restarted) or a CPU hog pinned to one core in the measured window. ``sweep`` runs
-``load`` at several sizes and writes a table and a plot.
+``load`` at several sizes and writes a table and a plot. ``topology`` plays through the
+README's production topology (``bench.topology``, network namespaces as hosts: nginx, two
+web hosts of two daphnes, PostgreSQL and Redis on a host of their own) and kills -9 every
+process of one web host mid-play; it uses the topology's database and Redis, not ``--db``
+and ``--redis``. ``tournament`` plays a scheduled
+tournament of N bots to the end (bench/load/tournament.py).
 """
 
 from __future__ import annotations
@@ -128,11 +133,51 @@ def main(argv: list[str] | None = None) -> int:
         help="restart a private PostgreSQL N times (pg_ctl -m fast and kill -9 of the postmaster, in turn)",
     )
 
+    topology = sub.add_parser(
+        "topology",
+        parents=[paced],
+        help="load through the production topology's proxy (bench.topology), kill -9 one web host mid-play",
+    )
+    topology.set_defaults(duration=60)
+    topology.add_argument("--kill-host", choices=("omaha-web1", "omaha-web2"), default="omaha-web2",
+                          help="the web host killed (default omaha-web2: beat and the worker run on omaha-web1)")  # fmt: skip
+    topology.add_argument("--kill-after", type=float, default=10, help="seconds of the measured window before it")
+    topology.add_argument("--window", type=float, default=2.0, help="seconds per latency window (default 2)")
+    topology.add_argument("--p99-ms", type=float, default=100.0, help="the p99 bound a window must be back under")
+    topology.add_argument(
+        "--recover-within", type=float, default=10.0, help="seconds after every socket is back to be under it"
+    )
+    topology.add_argument(
+        "--existing", action="store_true", help="play against a topology already up (bench.topology up --load)"
+    )
+
+    tourney = sub.add_parser(
+        "tournament", help="N bots in a scheduled tournament played to the end: moves, breaks, hand-for-hand, checks"
+    )
+    tourney.add_argument("--players", type=int, default=60)
+    tourney.add_argument("--seats", type=int, default=6, help="seats per table (default 6)")
+    tourney.add_argument("--level-minutes", type=int, default=1, help="minutes per blind level (default 1)")
+    tourney.add_argument("--starting-chips", type=int, default=1500)
+    tourney.add_argument("--variant", choices=("pot_limit", "limit"), default="pot_limit")
+    tourney.add_argument("--pace", type=float, default=1.0, help="a bot's mean think time in seconds (default 1)")
+    tourney.add_argument("--action-seconds", type=int, default=10, help="the tables' time to act (default 10)")
+    tourney.add_argument("--lead", type=float, default=5.0, help="seconds from the field being in to the start")
+    tourney.add_argument("--start-window", type=float, default=10.0, help="seconds of the start's latency window")
+    tourney.add_argument("--max-minutes", type=float, default=60.0, help="fail when it has not finished by then")
+    tourney.add_argument("--p99-ms", type=float, default=None, help="fail when a p99 (start, whole run) is above it")
+    tourney.add_argument(
+        "--own-postgres",
+        action="store_true",
+        help="run on a private PostgreSQL cluster (free port, /tmp): not short of connections on a shared server",
+    )
+
     hostile = sub.add_parser("hostile", help="N malformed or hostile frames: no error, no state change")
     hostile.add_argument("--frames", type=int, default=10_000)
     args = parser.parse_args(argv)
     if args.command == "storm" and args.duration < args.kill_after + args.restart_after + args.recover_within:
         parser.error("storm: --duration must leave --recover-within seconds after the restart")
+    if args.command == "topology" and args.duration < args.kill_after + args.recover_within + 5:
+        parser.error("topology: --duration must leave --recover-within seconds (and 5) after the kill")
     if args.command == "neighbour" and args.duration < args.hog_after + args.hog_seconds + 5:
         parser.error("neighbour: --duration must leave at least 5 s after the hog")
     if args.command == "neighbour" and args.hog_core not in os.sched_getaffinity(0):
@@ -150,12 +195,18 @@ def main(argv: list[str] | None = None) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_dir = args.out / f"{args.command}-{stamp}"
     log_dir.mkdir(parents=True, exist_ok=True)
+    if args.command == "topology":
+        from . import topology_run
+
+        log = lambda message: print(message, flush=True)  # noqa: E731
+        play = {k: v for k, v in _paced(args, log).items() if k not in ("tables", "pace", "log", "route")}
+        return _finish(topology_run.main(args, log_dir, play, log=log), log_dir)
     private_redis = private_postgres = None
     if args.command == "faults" and args.redis_restarts:
         private_redis = PrivateRedis(log_dir)
         private_redis.start()
         args.redis = private_redis.url
-    if args.command == "faults" and args.postgres_restarts:
+    if (args.command == "faults" and args.postgres_restarts) or (args.command == "tournament" and args.own_postgres):
         private_postgres = PrivatePostgres(log_dir)
         private_postgres.start()
     try:
@@ -175,6 +226,7 @@ def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
             "HAND_PAUSE_SECONDS": str(args.hand_pause),
             "CHIPS_SIGNUP_GRANT": "1000000",
             **({"CHANNEL_LAYER": args.channel_layer} if args.channel_layer else {}),
+            **({"STATIC_ROOT": str(ROOT / "var" / "bench" / "static")} if args.command == "tournament" else {}),
         },
     )
     os.environ.update(env)
@@ -189,7 +241,13 @@ def _run(args, log_dir: Path, private_redis, private_postgres) -> int:
         figures = run_sweep(args, env=env, log_dir=log_dir, log=log)
     else:
         figures = _run_once(args, env=env, log_dir=log_dir, log=log)
+    return _finish(figures, log_dir)
+
+
+def _finish(figures: dict, log_dir: Path) -> int:
+    """Write and print the figures; 1 when a check failed."""
     figures["command"] = " ".join(sys.argv)
+    figures["load_average"] = os.getloadavg()
     (log_dir / "figures.json").write_text(json.dumps(figures, indent=2, default=str))
     print(json.dumps(figures, indent=2, default=str))
     print(f"figures: {log_dir / 'figures.json'}")
@@ -240,6 +298,10 @@ def _paced(args, log) -> dict:
 def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
     from . import runs
 
+    if args.command == "tournament":
+        from .tournament import collect_static
+
+        collect_static(env)  # its pages are rendered with DEBUG=0
     stack = fresh_stack(args, env=env, log_dir=log_dir)
     with stack:
         log(f"stack up: daphne on {stack.ports}, worker, beat; logs in {log_dir}")
@@ -294,6 +356,26 @@ def _run_once(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
                 redis_restarts=args.redis_restarts,
                 postgres_restarts=args.postgres_restarts,
                 seed=args.seed,
+                log=log,
+            )
+        elif args.command == "tournament":
+            from .tournament import run_tournament
+
+            figures = run_tournament(
+                stack,
+                players=args.players,
+                seats=args.seats,
+                level_minutes=args.level_minutes,
+                starting_chips=args.starting_chips,
+                variant=args.variant,
+                pace=args.pace,
+                action_seconds=args.action_seconds,
+                lead=args.lead,
+                start_window=args.start_window,
+                max_minutes=args.max_minutes,
+                p99_ms=args.p99_ms,
+                seed=args.seed,
+                route=args.route,
                 log=log,
             )
         else:

@@ -7,11 +7,7 @@ them, and answers with the JSON frames the htmx forms would send. Profiles
 make some bots go silent (the clock times them out), drop their connection
 and come back, or double-submit.
 
-Latency, "action -> every screen updated": from sending an action frame until
-every socket connected to that table has received a frame that reflects the
-change. If the fragments carry ``data-version="N"`` that is a frame with a
-version above the one known when the action was sent; otherwise (today) it is
-the next frame each socket receives after the send.
+Latency is measured in bench/load/latency.py.
 """
 
 from __future__ import annotations
@@ -22,59 +18,24 @@ import json
 import random
 import re
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from .latency import Stats, TableMonitor
+from .screens import (
+    ERROR_TEXT,
+    REQUEST_ID,
+    SEAT_SUMMARY,
+    TOP_UP_MAX,
+    VERSION,
+    Controls,
+    parse_controls,
+    split_fragments,
+)
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
-FRAGMENT_START = re.compile(r'<(?:section|div) id="(felt|controls|seat-panel|hand-log|table-error)"')
-SEQUENCE = re.compile(r'data-sequence="(\d+)"')
-HAND_NUMBER = re.compile(r'data-hand="(\d*)"')
-ACTION = re.compile(r'name="action" value="(fold|check|call|bet|raise)"')
-FIXED_AMOUNT = re.compile(r'<input type="hidden" name="amount" value="(\d+)">')
-RANGE_AMOUNT = re.compile(r'<input type="number" name="amount"[^>]*\bmin="(\d+)" max="(\d+)"')
-ERROR_TEXT = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
-VERSION = re.compile(r'data-version="(\d+)"')
-SEAT_SUMMARY = re.compile(r"Seat (\d+) · (\d+) chips")
-EXPIRE_AFTER = 10.0  # seconds: an action whose screens are not all updated by then is counted unresolved
-REQUEST_ID = re.compile(r'name="request_id" value="([^"]+)"')
-TOP_UP_MAX = re.compile(r'name="amount" inputmode="numeric" min="1" max="(\d+)"')
-
-
-def split_fragments(text: str) -> dict[str, str]:
-    marks = [(m.start(), m.group(1)) for m in FRAGMENT_START.finditer(text)]
-    return {
-        name: text[start : (marks[i + 1][0] if i + 1 < len(marks) else len(text))]
-        for i, (start, name) in enumerate(marks)
-    }
-
-
 # What the bots say in chat: plain words, markup and a link, which must arrive as text.
 CHAT_LINES = ("gl", "nice hand", "<b>bold?</b>", "see https://example.test", "ty")
-
-
-@dataclass
-class Controls:
-    hand: str  # sequences restart with every hand: a turn is (hand, sequence)
-    sequence: int
-    actions: list[str]
-    min_to: int | None = None
-    max_to: int | None = None
-
-
-def parse_controls(html: str) -> Controls | None:
-    head = html[: html.find(">") + 1]
-    m = SEQUENCE.search(head)
-    if not m:
-        return None
-    hand = HAND_NUMBER.search(head)
-    controls = Controls(hand.group(1) if hand else "", int(m.group(1)), ACTION.findall(html))
-    if fixed := FIXED_AMOUNT.search(html):
-        controls.min_to = controls.max_to = int(fixed.group(1))
-    elif ranged := RANGE_AMOUNT.search(html):
-        controls.min_to, controls.max_to = int(ranged.group(1)), int(ranged.group(2))
-    return controls
 
 
 @dataclass
@@ -89,100 +50,19 @@ class Profile:
     reconnect_delay: tuple[float, float] = (0.1, 1.5)
 
 
-@dataclass
-class Stats:
-    actions: int = 0
-    doubles: int = 0
-    silent: int = 0
-    disconnects: int = 0
-    connects: int = 0
-    connect_failures: int = 0
-    unexpected_closes: int = 0
-    comebacks: int = 0
-    top_ups: int = 0
-    retries: int = 0
-    chats: int = 0
-    frames: int = 0
-    refusals: Counter = field(default_factory=Counter)
-    latencies: list[float] = field(default_factory=list)
-    sent: list[float] = field(default_factory=list)  # when each of ``latencies``' actions was sent (monotonic)
-    unresolved: int = 0
-    unresolved_sent: list[float] = field(default_factory=list)  # when each unresolved action was sent
-    cancelled: int = 0
-
-    def served(self, m: Measurement, now: float) -> None:
-        self.latencies.append(now - m.t0)
-        self.sent.append(m.t0)
-
-    def clear_samples(self) -> None:
-        """Forget the latencies and actions so far (the warmup's)."""
-        self.latencies.clear()
-        self.sent.clear()
-        self.unresolved_sent.clear()
-        self.actions = 0
-
-
-@dataclass(eq=False)
-class Measurement:
-    t0: float
-    actor: Bot
-    waiting: set
-    base_version: int | None
-
-
-class TableMonitor:
-    """The sockets connected to one table and the actions whose screens are not all updated yet."""
-
-    def __init__(self, stats: Stats):
-        self.stats = stats
-        self.sockets: set[Bot] = set()
-        self.pending: list[Measurement] = []
-        self.version: int | None = None
-
-    def begin(self, actor: Bot) -> Measurement:
-        m = Measurement(time.monotonic(), actor, set(self.sockets), self.version)
-        self.pending.append(m)
-        return m
-
-    def on_frame(self, bot: Bot, version: int | None) -> None:
-        if version is not None:
-            self.version = max(self.version or 0, version)
-        if not self.pending:
-            return
-        now = time.monotonic()
-        for m in list(self.pending):
-            if bot in m.waiting and (version is None or m.base_version is None or version > m.base_version):
-                m.waiting.discard(bot)
-                if not m.waiting:
-                    self.stats.served(m, now)
-                    self.pending.remove(m)
-
-    def refused(self, bot: Bot) -> None:
-        for m in list(self.pending):
-            if m.actor is bot and bot in m.waiting:  # refused before any update reached the actor
-                self.pending.remove(m)
-                self.stats.cancelled += 1
-
-    def detach(self, bot: Bot) -> None:
-        """A socket closed. The actions it had not been shown yet stay pending for that bot: its
-        next socket's snapshot resolves them (a screen that reconnects is updated only then), or
-        they expire unresolved. A server going down is not every screen updated."""
-        self.sockets.discard(bot)
-
-    def expire(self, older_than: float = EXPIRE_AFTER) -> None:
-        now = time.monotonic()
-        for m in list(self.pending):
-            if now - m.t0 > older_than:
-                self.pending.remove(m)
-                self.stats.unresolved += 1
-                self.stats.unresolved_sent.append(m.t0)
-
-
 class Bot:
     def __init__(
-        self, account, ports: list[int], harness: Harness, profile: Profile, rng: random.Random, route: str = "table"
+        self,
+        account,
+        ports: list[int],
+        harness: Harness,
+        profile: Profile,
+        rng: random.Random,
+        route: str = "table",
+        host: str = HOST,
     ):
         self.account, self.ports, self.h, self.profile, self.rng = account, ports, harness, profile, rng
+        self.host = host  # the daphne processes' address, or a proxy's (one port, which hashes the path)
         # "table": every socket of a table goes to one daphne, as a proxy that hashes the
         # socket's path would send them; "user": spread by player.
         self.port_index = (account.table_id if route == "table" else account.user_id) % len(ports)
@@ -203,16 +83,17 @@ class Bot:
         self.port: int | None = None  # the daphne of the current (or last) socket
         self.connected_at = 0.0  # when that socket opened (monotonic)
         self.shown_at: float | None = None  # when its first frame (the snapshot) arrived
+        self.lost_at: float | None = None  # when a socket last closed without the bot closing it
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
         attempt = 0
         while not self.h.stop.is_set():
             port = self.ports[(self.port_index + attempt) % len(self.ports)]
-            origin = f"http://127.0.0.1:{port}"
+            origin = f"http://{self.host}:{port}"
             try:
                 ws = await WebSocket.connect(
-                    HOST,
+                    self.host,
                     port,
                     f"/ws/tables/{self.account.table_id}/",
                     headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"},
@@ -238,6 +119,7 @@ class Bot:
             except ConnectionClosed:
                 if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
                     self.stats.unexpected_closes += 1
+                    self.lost_at = time.monotonic()
             finally:
                 ws.abort()
                 self.monitor.detach(self)

@@ -39,9 +39,17 @@ def _all_pids() -> list[int]:
 class CpuMeter:
     """``start()`` at the window's start, ``stop()`` at its end, then ``milliseconds()`` per kind."""
 
-    def __init__(self, *, groups: Callable[[], dict[str, list[int]]], database: str | None, redis_url: str | None):
+    def __init__(
+        self,
+        *,
+        groups: Callable[[], dict[str, list[int]]],
+        database: str | None,
+        redis_url: str | None,
+        database_address: tuple[str, int | str] = ("127.0.0.1", 5432),
+    ):
         self.groups = groups  # () -> {kind: process group ids}: the stack's processes lead their groups
         self.database = database
+        self.database_address = database_address  # the PostgreSQL server whose backends are counted
         self.redis_pid = _redis_pid(redis_url) if redis_url else None
         self.first: dict[str, dict[Key, int]] = defaultdict(dict)
         self.last: dict[str, dict[Key, int]] = defaultdict(dict)
@@ -123,7 +131,11 @@ class CpuMeter:
         import psycopg
 
         if self._pg is None:
-            self._pg = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True)
+            host, port = self.database_address
+            host = host or "127.0.0.1"
+            self._pg = psycopg.connect(
+                f"host={host} port={port or 5432} user=postgres dbname=postgres", autocommit=True
+            )
         rows = self._pg.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [self.database]
         ).fetchall()

@@ -24,7 +24,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .bots import ERROR_TEXT, split_fragments
+from .screens import ERROR_TEXT, split_fragments
 from .stack import HOST
 from .ws import BINARY, CLOSE, CONT, PING, TEXT, ConnectionClosed, HandshakeError, WebSocket
 

@@ -9,19 +9,17 @@ from __future__ import annotations
 import urllib.request
 from collections import defaultdict
 
-from .stack import HOST
 
-
-def scrape(ports: list[int]) -> dict:
-    """Counters summed over the web processes that answered, and the action and publish
+def scrape(addresses: list[tuple[str, int]]) -> dict:
+    """Counters summed over the web processes (``(host, port)`` each) that answered, and the action and publish
     latencies' quantiles from their merged histograms (bucket bounds in seconds)."""
     from prometheus_client.parser import text_string_to_metric_families
 
     sums: dict[tuple, float] = defaultdict(float)
     answered = 0
-    for port in ports:
+    for host, port in addresses:
         try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=5) as response:
+            with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=5) as response:
                 text = response.read().decode()
         except OSError:
             continue  # killed on purpose, or restarting: its counts went with it

@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from .bots import EXPIRE_AFTER
+from .latency import EXPIRE_AFTER
 
 
 def percentiles(values: list[float]) -> dict:

@@ -75,6 +75,7 @@ def run_play(
     cpu_meter = CpuMeter(
         groups=stack.process_groups,
         database=connection.settings_dict["NAME"],
+        database_address=(connection.settings_dict["HOST"], connection.settings_dict["PORT"]),
         redis_url=stack.env.get("REDIS_URL"),
     )
     faults = fault or (
@@ -98,6 +99,7 @@ def run_play(
         play(
             accounts=accounts,
             ports=stack.ports,
+            host=stack.host,
             table_ids=table_ids,
             profile=profile,
             duration=duration,
@@ -115,7 +117,7 @@ def run_play(
     )
     figures = result.summary()
     figures["tables"], figures["bots"], figures["web_processes"] = tables, len(accounts), len(stack.ports)
-    figures["metrics"] = scrape_metrics(stack.ports)  # the operator's view of the same run
+    figures["metrics"] = scrape_metrics(stack.metrics_addresses)  # the operator's view of the same run
     # Tracebacks from a process we kill -9 on purpose are not server errors; any other is.
     figures["server_errors"] = stack.errors_since(offsets)
     figures["tracebacks"] = sum("Traceback" in error for error in figures["server_errors"])

@@ -18,6 +18,7 @@ from pathlib import Path
 from .bots import Bot, Harness, Profile
 from .cpu import CpuMeter, per_action
 from .report import percentiles, read_query_total
+from .stack import HOST
 
 
 class Db:
@@ -157,6 +158,7 @@ async def play(
     *,
     accounts,
     ports: list[int],
+    host: str = HOST,
     table_ids: list[int],
     profile: Profile,
     duration: float,
@@ -177,7 +179,7 @@ async def play(
     db = Db()
     result = PlayResult(stats=harness.stats, tables=len(table_ids), pace=pace)
     harness.db = db
-    bots = [Bot(a, ports, harness, profile, random.Random(rng.random()), route) for a in accounts]
+    bots = [Bot(a, ports, harness, profile, random.Random(rng.random()), route, host) for a in accounts]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     tasks.append(asyncio.ensure_future(harness.expire_loop()))
     try:

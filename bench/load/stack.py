@@ -210,6 +210,16 @@ class Stack:
         return [p.port for name, p in self.procs.items() if name.startswith("web")]
 
     @property
+    def host(self) -> str:
+        """The address the bots connect to (each port of ``ports`` on it)."""
+        return HOST
+
+    @property
+    def metrics_addresses(self) -> list[tuple[str, int]]:
+        """Where each web process serves ``/metrics``."""
+        return [(HOST, port) for port in self.ports]
+
+    @property
     def web_procs(self) -> list[Proc]:
         return [p for name, p in self.procs.items() if name.startswith("web")]
 

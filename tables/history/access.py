@@ -89,7 +89,7 @@ def every_own_complete_hand(user: User, variant: str | None = None) -> Iterator[
     if variant is not None:
         rows = rows.filter(hand__config__variant=variant)
     seats = rows.order_by("hand_id").values_list("hand_id", "seat")
-    for batch in _batched(seats.iterator(chunk_size=HISTORY_BATCH), HISTORY_BATCH):
+    for batch in batched(seats.iterator(chunk_size=HISTORY_BATCH), HISTORY_BATCH):
         seat_of = dict(batch)
         hands = Hand.objects.select_related("table").in_bulk(seat_of)
         events = logged_events_of(seat_of)
@@ -97,7 +97,8 @@ def every_own_complete_hand(user: User, variant: str | None = None) -> Iterator[
             yield HandRecord(hands[hand_id], visible_events(events[hand_id], seat), seat, full_knowledge=False)
 
 
-def _batched(rows: Iterable[_Row], size: int) -> Iterator[list[_Row]]:
+def batched(rows: Iterable[_Row], size: int) -> Iterator[list[_Row]]:
+    """``rows`` in lists of ``size`` (the last one shorter)."""
     rows = iter(rows)
     while batch := list(islice(rows, size)):
         yield batch

@@ -20,3 +20,9 @@ def exported_hand_number(installation: int, hand_id: int) -> int:
     if not 0 < hand_id < HAND_IDS_PER_INSTALLATION:
         raise ValueError(f"A hand id from 1 to {HAND_IDS_PER_INSTALLATION - 1}; got {hand_id}.")
     return installation * HAND_IDS_PER_INSTALLATION + hand_id
+
+
+def exported_tournament_number(installation: int, tournament_id: int) -> int:
+    """A tournament's number in exported histories ("Tournament #N"), which trackers key a
+    tournament on: unique per installation in the same way as a hand's."""
+    return exported_hand_number(installation, tournament_id)

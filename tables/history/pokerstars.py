@@ -29,10 +29,12 @@ from tables.engine.events import Became, BlindKind, EventType
 from tables.models import Hand
 from tables.presentation.wording import ALL_IN_CLAUSE, STREET_TITLES, all_in_clause, bracketed_cards, player_names
 
-from .access import HandRecord
+from .access import HISTORY_BATCH, HandRecord, batched
 from .game import stakes_label
 from .hand_names import pokerstars_hand_name
 from .numbering import exported_hand_number, installation_number
+from .pokerstars_tournament import finish_lines, tournament_header
+from .tournament_facts import TournamentHand, tournament_facts
 
 GAME_NAMES = {Variant.LIMIT: "Omaha Limit", Variant.POT_LIMIT: "Omaha Pot Limit"}
 BLIND_LINES = {
@@ -54,27 +56,43 @@ def pokerstars_texts(records: Iterable[HandRecord], installation: int | None = N
 
 
 def pokerstars_stream(records: Iterable[HandRecord], installation: int | None = None) -> Iterable[str]:
-    """The hands one after the other, each a piece of text, as a file of them is written."""
+    """The hands one after the other, each a piece of text, as a file of them is written; the
+    tournament hands' facts are read a batch of hands at a time."""
     installation = installation_number() if installation is None else installation
-    for k, record in enumerate(records):
-        yield (HAND_SEPARATOR if k else "") + pokerstars_text(record, installation)
+    first = True
+    for batch in batched(records, HISTORY_BATCH):
+        facts = tournament_facts([record.hand for record in batch])
+        for record in batch:
+            yield ("" if first else HAND_SEPARATOR) + _text(record, installation, facts.get(record.hand.pk))
+            first = False
 
 
 def pokerstars_text(record: HandRecord, installation: int | None = None) -> str:
     """``installation``: this room's number (``numbering``), read from the database when not given."""
-    started, hand = record.started, record.hand
     installation = installation_number() if installation is None else installation
+    return _text(record, installation, tournament_facts([record.hand]).get(record.hand.pk))
+
+
+def _text(record: HandRecord, installation: int, tournament: TournamentHand | None) -> str:
+    """A tournament hand (``tournament``: its facts) as PokerStars writes one: ``pokerstars_tournament``."""
+    started, hand = record.started, record.hand
     pot_awarded = EventType.POT_AWARDED
     writer = _Writer(started, pot_count=sum(1 for event in record.events if event["type"] == pot_awarded))
     for event in record.events:
         LINE_WRITERS[event["type"]](writer, event)
     number = exported_hand_number(installation, hand.pk)
-    game = f"{GAME_NAMES[started['variant']]} ({stakes_label(started)})"
-    header = [
-        f"PokerStars Hand #{number}:  {game} - {pokerstars_time(hand.started_at)}",
-        f"Table '{hand.table.name}' {hand.table.seat_count}-max (Play Money) Seat #{started['button']} is the button",
-    ]
-    return "\n".join(header + writer.lines + writer.summary() + _fair_deal(hand)) + "\n"
+    game, stakes, when = GAME_NAMES[started["variant"]], stakes_label(started), pokerstars_time(hand.started_at)
+    seats, button = f"{hand.table.seat_count}-max", f"Seat #{started['button']} is the button"
+    if tournament is None:
+        header = [
+            f"PokerStars Hand #{number}:  {game} ({stakes}) - {when}",
+            f"Table '{hand.table.name}' {seats} (Play Money) {button}",
+        ]
+        finished = []
+    else:
+        header = tournament_header(number, installation, tournament, game, stakes, when, f"{seats} {button}")
+        finished = finish_lines(tournament, {seat: player.name for seat, player in writer.players.items()})
+    return "\n".join(header + writer.lines + finished + writer.summary() + _fair_deal(hand)) + "\n"
 
 
 def _fair_deal(hand: Hand) -> list[str]:

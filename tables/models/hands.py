@@ -33,6 +33,8 @@ class Hand(models.Model):
         max_length=64, help_text=_("Root over the 52 card commitments, published at the deal.")
     )
     state = models.CharField(max_length=16, choices=State.choices, default=State.RUNNING)
+    # At a tournament table: the level the hand was dealt at (RULES 8.3); its history names it.
+    tournament_level = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     sequence = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)

@@ -152,6 +152,13 @@ class GuardedConsumer(RecoveringConsumer):
     async def chat_mutes(self, event) -> None:
         """A player's mutes changed (sent to all their sockets): only table pages show the chat."""
 
+    async def user_alert(self, event) -> None:
+        """An alert for this socket's player, on whatever page (sent to all their sockets): its
+        HTML in every language of the room, the page's ``#room-alert`` (``static/js/alerts.js``
+        plays the turn cue's sound and notification)."""
+        html = event["html"]
+        await self.send_html(html.get(self.language) or html[settings.LANGUAGE_CODE])
+
     async def session_ended(self, event) -> None:
         await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
 

@@ -133,6 +133,7 @@ def do_deal(
         seed_commitment=commitment,
         contributions=contributions_record(contributions),
         merkle_root=dealt.root.hex(),
+        tournament_level=stakes.level,
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in

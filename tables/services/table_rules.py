@@ -26,6 +26,7 @@ class HandStakes:
     big_blind: int
     big_bet: int
     big_blind_ante: int = 0
+    level: int | None = None  # the tournament level the stakes are of (RULES 8.3); kept with the hand
 
 
 class TableRules(Protocol):

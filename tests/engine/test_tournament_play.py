@@ -122,6 +122,34 @@ def test_rule_8_2_no_choice_to_post_a_big_blind_at_a_tournament_table():
     assert cash.extra_big_blinds == (7,)  # cash tables keep RULES 2.7
 
 
+# Heads-up (RULES 8.11, 2.10): two regulars, seats 1 and 4 of 6; seat 1 had the button and the
+# small blind, seat 4 the big blind. A player moved to the table is dealt in at once (RULES 8.2)
+# wherever the big blind reaches them; only the seat that would be the button waits, one hand.
+HEADS_UP = PlayedPositions(button=1, small_blind_seat=1, big_blind_seat=4)
+
+
+def test_rules_8_2_and_8_11_an_arrival_at_a_heads_up_table_the_big_blind_reaches_is_dealt_in_at_once():
+    hand = plan_next_hand(seat_count=6, previous=[HEADS_UP], candidates=seated(1, 4, 5, arriving=(5,)), tournament=True)
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (1, 4, 5)
+    assert hand.dealt_in == (4, 5, 1)  # three-handed at once: the big blind moved on to them (RULES 2.9)
+    assert hand.extra_big_blinds == ()
+
+
+def test_rules_8_2_and_8_11_an_arrival_on_the_heads_up_button_seat_waits_one_hand_then_posts_the_big_blind():
+    # Seat 2, between the last small blind (seat 1) and big blind (seat 4): dealt in, they would be
+    # the button (seat 4 posts the small blind, seat 1 the big one), which no arrival takes (RULES 8.2).
+    candidates = seated(1, 2, 4, arriving=(2,))
+    hand = plan_next_hand(seat_count=6, previous=[HEADS_UP], candidates=candidates, tournament=True)
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (4, 4, 1)
+    assert 2 not in hand.dealt_in
+    played = PlayedPositions(
+        button=hand.button, small_blind_seat=hand.small_blind_seat, big_blind_seat=hand.big_blind_seat
+    )
+    following = plan_next_hand(seat_count=6, previous=[played, HEADS_UP], candidates=candidates, tournament=True)
+    assert (following.small_blind_seat, following.big_blind_seat) == (1, 2)  # the button passed: they play
+    assert 2 in following.dealt_in and following.extra_big_blinds == ()
+
+
 # --- RULES 8.5: an away player checks if they can and folds otherwise --------------
 
 

@@ -1,4 +1,4 @@
-"""A small reader of PokerStars cash-game text, reading a hand as a tracker does.
+"""A small reader of PokerStars cash-game and tournament text, reading a hand as a tracker does.
 
 Every line must be one PokerStars writes (``LINE_FORMS``), in its section; the reader
 then follows the chips: what each player put in per street (posts, calls, bets,
@@ -31,6 +31,22 @@ HEADER = re.compile(
     r"|(?P<et_alone>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET)"
 )
 TABLE = re.compile(r"Table '(?P<table>.+)' (?P<max>\d+)-max \(Play Money\) Seat #(?P<button>\d+) is the button")
+# A tournament hand (tables/history/pokerstars_tournament.py): the tournament, its buy-in and fee in play
+# chips ("Freeroll" for none), the level in Roman numerals and its stakes; the table is the tournament's
+# number then the table's, with no "(Play Money)".
+TOURNAMENT_HEADER = re.compile(
+    r"PokerStars Hand #(?P<number>\d+): Tournament #(?P<tournament>\d+), (?P<buy_in>Freeroll|\d+\+\d+) "
+    r"Omaha (?P<limit>Pot Limit|Limit) - Level (?P<level>[IVXLCDM]+) \((?P<small>\d+)/(?P<big>\d+)\) - "
+    r"\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d [A-Z]{2,5} \[(?P<et>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET\]"
+)
+TOURNAMENT_TABLE = re.compile(
+    r"Table '(?P<tournament>\d+) (?P<table>\d+)' (?P<max>\d+)-max Seat #(?P<button>\d+) is the button"
+)
+ORDINAL = r"(?P<place>\d+)(?:st|nd|rd|th)"
+FINISHED = re.compile(rf"{NAME} finished the tournament in {ORDINAL} place(?: and received (?P<prize>\d+)\.)?")
+# The room's own last line (docs/fair-dealing.md), after everything a tracker reads; fpdb passes over it.
+FAIR_DEAL = re.compile(r"Fair deal: Merkle root [0-9a-f]{64}, server seed commitment [0-9a-f]{64}")
+WINS = re.compile(rf"{NAME} wins the tournament and receives (?P<prize>\d+) - congratulations!")
 SEAT = re.compile(rf"Seat (?P<seat>\d+): {NAME} \((?P<stack>\d+) in chips\)")
 POST = re.compile(rf"{NAME}: posts (?P<blind>small blind|big blind|the ante) (?P<amount>\d+){ALL_IN}")
 ACTION = re.compile(
@@ -86,6 +102,12 @@ class TrackedHand:
     pots: list[int] = field(default_factory=list)
     summary_won: dict[str, int] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    # Tournament hands: the tournament's number, "100+10", the level ("III"), and who finished the
+    # tournament in the hand as (name, place, prize), in the order written.
+    tournament: int | None = None
+    buy_in: str | None = None
+    level: str | None = None
+    finishes: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def nets(self) -> dict[str, int]:
@@ -101,16 +123,23 @@ def read_hands(text: str) -> list[TrackedHand]:
 def read_hand(text: str) -> TrackedHand:
     lines = text.strip("\n").split("\n")
     header, table = HEADER.fullmatch(lines[0]), TABLE.fullmatch(lines[1])
-    if not header or not table:
-        raise NotPokerStars(f"not a PokerStars cash-game header: {lines[:2]}")
+    tournament = TOURNAMENT_HEADER.fullmatch(lines[0]), TOURNAMENT_TABLE.fullmatch(lines[1])
+    if all(tournament):
+        header, table = tournament
+        if header["tournament"] != table["tournament"]:
+            raise NotPokerStars(f"the table is not the tournament's: {lines[:2]}")
+    elif not header or not table:
+        raise NotPokerStars(f"not a PokerStars cash-game or tournament header: {lines[:2]}")
     hand = TrackedHand(
         number=int(header["number"]),
         limit=header["limit"],
         stakes=(int(header["small"]), int(header["big"])),
-        et_time=header["et"] or header["et_alone"],
+        et_time=header["et"] or header.groupdict().get("et_alone"),
         button=int(table["button"]),
         lines=lines,
     )
+    if all(tournament):
+        hand.tournament, hand.buy_in, hand.level = int(header["tournament"]), header["buy_in"], header["level"]
     section = "seats"
     checked_all_in: set[str] = set()
     street_total: dict[str, int] = defaultdict(int)  # what each put in this street, as "raises to" counts
@@ -193,6 +222,15 @@ def read_hand(text: str) -> TrackedHand:
             _known(hand, collected["name"], line)
             hand.collected[collected["name"]] += int(collected["amount"])
             continue
+        if (
+            hand.tournament
+            and section in ("betting", "showdown")
+            and (finish := FINISHED.fullmatch(line) or WINS.fullmatch(line))
+        ):
+            _known(hand, finish["name"], line)
+            place = int(finish.groupdict().get("place") or 1)
+            hand.finishes.append((finish["name"], place, int(finish["prize"] or 0)))
+            continue
         if section == "betting" and (doesnt_show := DOESNT_SHOW.fullmatch(line)):
             if not hand.collected.get(doesnt_show["name"]):
                 raise NotPokerStars(f"only a winner without a showdown does not show: {line}")
@@ -213,6 +251,8 @@ def read_hand(text: str) -> TrackedHand:
             if hand.seats.get(name) != int(seat_line["seat"]):
                 raise NotPokerStars(f"the summary seats {name} elsewhere: {line}")
             hand.summary_won[name] = int(seat_line["won"] or seat_line["collected"] or 0)
+            continue
+        if section == "summary" and line is lines[-1] and FAIR_DEAL.fullmatch(line):
             continue
         raise NotPokerStars(f"a line no tracker reads here ({section}): {line!r}")
     if section != "summary":

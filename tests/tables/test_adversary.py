@@ -31,7 +31,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from accounts.closing import DepartureRefused, close_account
 from accounts.services import register_player
-from bench.adversary import ownership_problems, rule_problems
+from bench.adversary_world import ownership_problems, rule_problems
 from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import CashierError
@@ -43,7 +43,7 @@ from tables.services.sitting_out import stand_up_idle_seats
 from ..support.backends import on_postgresql
 from ..support.races import at_once
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.long, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 3
 _names = itertools.count(1)

@@ -70,3 +70,18 @@ def play_round(tournament, rng: random.Random, now: datetime, on_hand_end=None, 
             play_random_action(table, by_seat, rng)
         if on_hand_end is not None:
             on_hand_end()
+
+
+def play_to_the_end(tournament, rng: random.Random, now: datetime, *, step=None, rounds: int = 600) -> datetime:
+    """Rounds of random play, ``step`` (a minute unless given) apart, until the tournament finishes;
+    the time it finished at."""
+    from datetime import timedelta
+
+    step = step or timedelta(minutes=1)
+    for _ in range(rounds):
+        now += step
+        play_round(tournament, rng, now)
+        tournament.refresh_from_db()
+        if tournament.state == Tournament.State.FINISHED:
+            return now
+    raise AssertionError(f"{tournament} did not finish in {rounds} rounds")

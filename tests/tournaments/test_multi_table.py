@@ -179,3 +179,54 @@ def test_rule_8_9_hand_for_hand_one_hand_per_table_and_busts_of_one_round_tie_ac
     tournament.refresh_from_db()
     assert not tournament.hand_for_hand  # three left: everyone left is paid
     assert_audit_clean()
+
+
+def test_rule_8_9_a_hand_running_when_hand_for_hand_begins_is_that_tables_hand_of_the_round(
+    make_player, assert_audit_clean
+):
+    """Found by ``bench.load tournament``: a table in a hand when hand-for-hand began had to play
+    one more hand, could not deal it while a player it busted waited for the round's end, and
+    the tournament stood still."""
+    from tables import services as table_services
+    from tables.selectors.hands import rebuild
+    from tournaments.services.clock import tick
+    from tournaments.services.play import advance
+
+    tournament = make_tournament(
+        kind=Tournament.Kind.SCHEDULED,
+        starts_at=timezone.now(),
+        seats_per_table=4,
+        max_entrants=20,
+        payout_table=[{"max_entries": 20, "percentages": [40, 30, 20, 10]}],
+    )
+    for player in [make_player() for _ in range(8)]:
+        register(tournament, player)
+    tick(timezone.now())
+    first, second = tables_of(tournament)
+    a = list(Seat.objects.filter(table=first).order_by("number"))
+    bust(a[0], a[3])
+    bust(a[1], a[3])
+    advance(tournament_id=tournament.pk)  # six left, balanced three and three
+    tournament.refresh_from_db()
+    assert not tournament.hand_for_hand
+    assert table_services.start_hand_if_due(table_id=second.pk, now=timezone.now() + timedelta(seconds=1))
+    a = list(Seat.objects.filter(table=first).order_by("-stack"))
+    bust(a[-1], a[0])
+    advance(tournament_id=tournament.pk)  # five left, four paid: hand-for-hand while the second table plays
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand
+    while (hand := running_hand(second)) is not None:
+        legal = rebuild(hand).legal_actions()
+        user = Seat.objects.get(table=second, number=legal.seat).player
+        kind = "check" if legal.can_check else "fold"
+        table_services.act(table_id=second.pk, user=user, kind=kind, amount=None, sequence=hand.sequence)
+    b = list(Seat.objects.filter(table=second).order_by("-stack"))
+    bust(b[-1], b[0])  # that hand busted a player
+    assert play_one_hand(first)  # the first table's hand of the round
+    assert not play_one_hand(second)  # the second played its hand: it waits for the round's end
+    advance(tournament_id=tournament.pk)
+    assert Result.objects.filter(tournament=tournament, player=b[-1].player, place=5).exists()
+    tournament.refresh_from_db()
+    assert not tournament.hand_for_hand  # four left, all paid
+    assert play_one_hand(second) or play_one_hand(first)  # and the tables deal again
+    assert_audit_clean()

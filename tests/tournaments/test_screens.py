@@ -85,3 +85,22 @@ def test_a_seated_player_takes_the_add_on_from_the_tournament_page(client, make_
     assert Entry.objects.get(tournament=tournament, player=players[0]).add_on
     [table] = tables_of(tournament)
     assert Seat.objects.get(table=table, player=players[0]).stack == 500
+
+
+def test_the_registration_that_starts_a_sit_and_go_returns_to_a_page_with_the_start_alert(client, make_player):
+    """RULES 8.2: the last seat fills and the players are seated; the page the last registrant
+    returns to opened no socket before the start, so it shows the alert itself, once."""
+    tournament = make_tournament(max_entrants=3)
+    for player in [make_player(), make_player()]:
+        register(tournament, player)
+    carol = make_player()
+    client.force_login(carol)
+    page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert 'data-alert="' not in page
+    request_id = page.split('name="request_id" value="')[1].split('"')[0]
+    response = client.post(reverse("tournament_register", args=[tournament.pk]), {"request_id": request_id})
+    page = client.get(response.url).content.decode()
+    [table] = tables_of(tournament)
+    alert = page.split('<div id="room-alert"')[1].split("</div>")[0]
+    assert f'data-alert="tournament-{tournament.pk}-start"' in alert and f'href="/tables/{table.pk}/"' in alert
+    assert 'data-alert="' not in client.get(response.url).content.decode()  # once

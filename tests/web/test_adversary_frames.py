@@ -1,30 +1,15 @@
-"""The frame-level adversary (bench/adversary.py) for a few thousand steps: a crowd of players
-replaying, flooding and racing each other through the real table consumers, with the chips
-checked after every step. ``python -m bench.adversary --steps 100000`` runs it at length."""
-
-import os
-import uuid
+"""The frame-level adversary (bench/adversary.py) for a few thousand steps over channels-redis:
+a crowd of players replaying, flooding and racing each other through the real table consumers,
+with the chips checked after every step. ``python -m bench.adversary --steps 100000`` runs it
+at length; test_adversary_frames_in_memory.py plays it over the in-process layer."""
 
 import pytest
-from asgiref.sync import async_to_sync
 
-from bench.adversary import ChecksFailed, play, setup_world
+from ..support.frame_adversary import play_and_check
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.long, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
 def test_no_frame_sequence_creates_or_moves_chips_it_should_not(settings, channel_layer):
-    settings.WEBSOCKET_FRAME_BURST = 10**6  # every step sends a probe frame too
-    table, players = setup_world(uuid.uuid4().hex[:6])
-    steps = int(os.environ.get("ADVERSARY_CI_STEPS", 700))
-    seed = int(os.environ.get("ADVERSARY_CI_SEED", 1))
-    try:
-        figures = async_to_sync(play)(steps=steps, seed=seed, table=table, players=players, log=lambda m: None)
-    except ChecksFailed as failure:
-        pytest.fail(str(failure))
-    assert figures["steps"] == steps
-    # The crowd did what it is for: replays, seat changes and actions all happened.
-    assert {"replay", "sit", "leave", "top_up", "act", "log_out", "come_back", "idle"} <= set(figures["kinds"]), (
-        figures["kinds"]
-    )
-    assert figures["hands"]["complete"] >= 10 and figures["hands"]["actions"] >= 50, figures["hands"]
+    play_and_check(settings)

@@ -23,7 +23,7 @@ from tables.services.table_rules import HandStakes
 
 from .. import rules
 from ..models import BlindLevel, Entry, Result, Tournament, TournamentTable
-from . import notify
+from . import hand_for_hand, notify
 from .locks import lock_tournament
 from .payouts import fix_payouts, pay_results, prizes
 from .seating import last_big_blind, move_player, seat_player, shuffled, unseat
@@ -42,7 +42,7 @@ class TournamentTableRules:
         tournament = table.tournament_table.tournament
         level = current_level(tournament)
         small_blind, big_blind, big_bet = level.stakes(tournament.variant)
-        return HandStakes(small_blind, big_blind, big_bet, level.ante)
+        return HandStakes(small_blind, big_blind, big_bet, level.ante, level.number)
 
     def may_deal(self, table: Table, now: datetime) -> bool:
         link = TournamentTable.objects.select_related("tournament").filter(table=table).first()
@@ -76,7 +76,7 @@ def waits(tournament: Tournament, link: TournamentTable, now: datetime) -> bool:
     if rules.table_to_break(counts, tournament.break_order, tournament.seats_per_table) == link.table_id:
         return True
     if tournament.hand_for_hand:
-        return latest_hand_number(link.table_id) > link.round_hand_number
+        return hand_for_hand.table_waits(tournament, link)
     return False
 
 
@@ -89,10 +89,6 @@ def player_counts(tournament: Tournament) -> dict[int, int]:
         Seat.objects.filter(table_id__in=table_ids).values_list("table_id").annotate(n=Count("id")).order_by()
     )
     return {table_id: counts.get(table_id, 0) for table_id in table_ids}
-
-
-def latest_hand_number(table_id: int) -> int:
-    return Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"] or 0
 
 
 def hand_running(table_id: int) -> bool:
@@ -145,6 +141,7 @@ def start(tournament: Tournament, now: datetime) -> bool:
     tournament.save()
     if tournament.late_registration_levels == 0:
         fix_payouts(tournament)
+    notify.started(tournament)  # each player is alerted, with their table (RULES 8.2)
     return True
 
 
@@ -174,15 +171,17 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         _rise_levels(tournament, now)
         links = {link.table_id: link for link in TournamentTable.objects.filter(tournament=tournament, broken=False)}
         idle = {table_id for table_id in links if not hand_running(table_id)}
-        round_complete = _hand_for_hand_round(tournament, links, idle)
-        changed |= _eliminate(tournament, idle, round_complete=round_complete)
+        round_complete = tournament.hand_for_hand and hand_for_hand.round_over(links, idle, player_counts(tournament))
+        if tournament.hand_for_hand and not round_complete:
+            idle = hand_for_hand.before_the_round(links, idle)  # only their busts are placed now
+        changed |= _eliminate(tournament, idle, across_tables=round_complete)
         if _alive(tournament) <= 1:
             _finish(tournament, links, now)
             changed |= set(links)
         else:
             changed |= _break_tables(tournament, links, idle)
             changed |= _balance(tournament, links, idle)
-            _set_hand_for_hand(tournament, links)
+            hand_for_hand.set_hand_for_hand(tournament, links, _alive(tournament))
         after = (tournament.level, tournament.break_until, tournament.payout_percentages, tournament.hand_for_hand)
         if not changed and after == before and tournament.state == Tournament.State.RUNNING:
             return tournament  # nothing happened this tick: no write, no broadcast
@@ -219,25 +218,9 @@ def _alive(tournament: Tournament) -> int:
     return Entry.objects.filter(tournament=tournament, state=Entry.State.PLAYING).count()
 
 
-def _hand_for_hand_round(tournament: Tournament, links: dict[int, TournamentTable], idle: set[int]) -> bool:
-    """RULES 8.9: the round is over once every table has played its hand (or cannot deal); the
-    next round starts from each table's latest hand."""
-    if not tournament.hand_for_hand or idle != set(links):
-        return False
-    counts = player_counts(tournament)
-    if not all(latest_hand_number(t) > link.round_hand_number or counts[t] < 2 for t, link in links.items()):
-        return False
-    for table_id, link in links.items():
-        link.round_hand_number = latest_hand_number(table_id)
-        link.save(update_fields=["round_hand_number"])
-    return True
-
-
-def _eliminate(tournament: Tournament, idle: set[int], *, round_complete: bool) -> set[int]:
-    """RULES 8.6: players with no chips after a hand leave with their finishing place; in
-    hand-for-hand, only once the round is over, all tables' busts together (RULES 8.9)."""
-    if tournament.hand_for_hand and not round_complete:
-        return set()
+def _eliminate(tournament: Tournament, idle: set[int], *, across_tables: bool) -> set[int]:
+    """RULES 8.6: players with no chips after a hand at an idle table leave with their finishing
+    place; ``across_tables``: a hand-for-hand round is over, all its tables' busts together (RULES 8.9)."""
     busted = list(
         Seat.objects.filter(table_id__in=idle, stack=0).select_related("player", "session").order_by("table_id")
     )
@@ -245,7 +228,7 @@ def _eliminate(tournament: Tournament, idle: set[int], *, round_complete: bool) 
         return set()
     groups: dict[int, list[Seat]] = defaultdict(list)
     for seat in busted:
-        groups[0 if tournament.hand_for_hand else seat.table_id].append(seat)
+        groups[0 if across_tables else seat.table_id].append(seat)
     group_number = (Entry.objects.filter(tournament=tournament).aggregate(n=Max("bust_group"))["n"] or 0) + 1
     # Tables whose hand ended first busted their players first: they place lower.
     ended = dict(
@@ -256,7 +239,7 @@ def _eliminate(tournament: Tournament, idle: set[int], *, round_complete: bool) 
     )
     for key in sorted(groups, key=lambda table_id: (ended.get(table_id) or _earliest(), table_id)):
         seats = groups[key]
-        order = _odd_chip_order(seats, cross_tables=tournament.hand_for_hand)
+        order = _odd_chip_order(seats, cross_tables=across_tables)
         for seat in seats:
             entry = Entry.objects.get(tournament=tournament, player=seat.player, state=Entry.State.PLAYING)
             entry.state = Entry.State.ELIMINATED
@@ -386,14 +369,3 @@ def _balance(tournament: Tournament, links: dict[int, TournamentTable], idle: se
         number = rules.next_big_blind(sorted(seats), last_big_blind(source), source.seat_count)
         move_player(seats[number], target, worst=True)
         changed |= {source.pk, target.pk}
-
-
-def _set_hand_for_hand(tournament: Tournament, links: dict[int, TournamentTable]) -> None:
-    """RULES 8.9: hand-for-hand while the next elimination decides who is paid, at two tables or more."""
-    paid = len(tournament.payout_percentages or [])
-    wanted = bool(paid) and len(links) > 1 and _alive(tournament) == paid + 1
-    if wanted and not tournament.hand_for_hand:
-        for table_id, link in links.items():
-            link.round_hand_number = latest_hand_number(table_id)
-            link.save(update_fields=["round_hand_number"])
-    tournament.hand_for_hand = wanted
