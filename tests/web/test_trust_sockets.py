@@ -167,6 +167,34 @@ def test_a_flood_of_frames_gets_a_clear_error_and_a_policy_close(heads_up, setti
     run(scenario)
 
 
+def test_a_users_sockets_together_have_one_frame_budget(heads_up, settings):
+    """Eight tabs do not buy eight budgets: the frames of all a user's sockets draw on one
+    bucket (in the shared cache, so over every server process), and the socket whose frame
+    is past it gets the clear error and the policy close."""
+    settings.WEBSOCKET_FRAME_BURST = 6
+    settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
+    table, alice, bob = heads_up
+
+    async def scenario():
+        tabs = [await table_viewer(table, alice).connect() for _ in range(3)]
+        for tab in tabs:
+            for _ in range(2):  # 6 frames in all: the whole budget
+                await tab.send_raw("not json")
+            while len(tab.errors) < 2:
+                await tab.receive()
+        assert [tab.errors for tab in tabs] == [["That message could not be read."] * 2] * 3
+        await tabs[0].send_raw("not json")  # a seventh frame, on a socket that sent only two
+        assert await tabs[0].closed_with() == POLICY_VIOLATION
+        assert tabs[0].errors[-1] == "Too many messages: this connection is closed. Reload the page."
+        other = await table_viewer(table, bob).connect()  # another user's budget is their own
+        await other.send_raw("not json")
+        await other.until("That message could not be read.")
+        for tab in (*tabs[1:], other):
+            await tab.close()
+
+    run(scenario)
+
+
 def test_the_frame_budget_refills_with_time():
     bucket = TokenBucket(capacity=3, per_second=2)
     start = bucket.updated
