@@ -106,6 +106,8 @@ def _lobby_snapshot() -> str:
 
 
 class TableConsumer(GuardedConsumer):
+    presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
+
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.user = self.scope["user"]
