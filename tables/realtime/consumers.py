@@ -41,7 +41,7 @@ from tables.realtime.notify import LOBBY_GROUP, PlayerChanged, TableChanged, pla
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
-from tables.services import presence
+from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
@@ -175,12 +175,22 @@ class TableConsumer(GuardedConsumer):
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
+            # An action is on time if its frame arrived before the deadline, however long it
+            # then waits for the database: the clock leaves the turn alone meanwhile (RULES 6).
+            noted = COMMANDS[command].acts and on_time.action_arrived(
+                table_id=self.table_id,
+                sequence=data["sequence"],
+                user_id=self.user.pk,
+                at=self.frame_arrived or timezone.now(),
+            )
             # The change's screens are queued for this socket before this returns.
             admission.in_flight.enter()
             try:
                 await database_sync_to_async(self.perform)(command, data)
             finally:
                 admission.in_flight.leave()
+                if noted:
+                    on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True

@@ -1,16 +1,19 @@
 """Trust at the websocket: replayed frames, presence per seat, sockets that end with their
 session, frame floods and too many sockets. Real consumers, real channel layer and database."""
 
+import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
+from django.db import connection
 
 from cashier.selectors import bankroll_balance
 from tables import services
-from tables.models import Hand, Seat
+from tables.models import Hand, Seat, TimeoutRecord
 from tables.realtime.socket_guard import POLICY_VIOLATION, TokenBucket
 
 from ..support.sockets import current_sequence, db, felt_version, table_viewer
@@ -236,3 +239,41 @@ def test_too_many_sockets_per_address_are_refused(heads_up, settings):
             await tab.close()
 
     run(scenario)
+
+
+def test_rule_6_a_click_that_arrived_in_time_is_not_beaten_by_the_clock_while_it_waits(heads_up, assert_audit_clean):
+    """RULES 6: the frame arrives before the deadline while the database thread is busy with
+    others' work; the clock's tick comes past the deadline (another process: a thread here)
+    before the action is applied. The clock leaves the turn alone and the click applies."""
+    table, alice, bob = heads_up
+    hand = start_hand(table)
+    to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
+    before = table_version(table)
+
+    def clock_tick(now):
+        try:
+            return services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=now)
+        finally:
+            connection.close()
+
+    async def scenario():
+        tab = await table_viewer(table, to_act).connect()
+        busy = threading.Event()
+        others_work = asyncio.ensure_future(db(busy.wait))  # the database thread, taken
+        await asyncio.sleep(0.05)
+        await tab.send(action="fold", sequence=str(hand.sequence))
+        try:
+            await asyncio.sleep(0.1)  # the frame arrived, and waits for the database
+            expired = await asyncio.to_thread(clock_tick, hand.turn_deadline + timedelta(seconds=1))
+        finally:
+            busy.set()
+            await others_work
+        assert expired is None
+        await tab.until_version(before + 1)
+        assert tab.errors == []
+        await tab.close()
+
+    run(scenario)
+    assert not TimeoutRecord.objects.exists()
+    assert Hand.objects.get(pk=hand.pk).state == Hand.State.COMPLETE  # folded by the click, heads-up
+    assert_audit_clean()
