@@ -32,7 +32,9 @@ def test_a_page_refused_for_being_busy_shows_that_it_is_reconnecting(
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-            context = browser.new_context(base_url=f"http://127.0.0.1:{port}", locale=locale, viewport=viewport, bypass_csp=True)
+            context = browser.new_context(
+                base_url=f"http://127.0.0.1:{port}", locale=locale, viewport=viewport, bypass_csp=True
+            )
             context.set_default_timeout(15000)
             page = context.new_page()
             page.add_init_script(RECORD_CLOSES)
