@@ -10,7 +10,9 @@ user with two cache reads, and goes to the database only the first time.
 What is kept is right as long as the session logs that user in, so it is forgotten when that
 ends: on log-out (the session's entry), and on any save of the user (a password change, a
 deactivation, a new language: every entry of the user, by a generation number each entry
-must match). It lasts ``SECONDS`` at most and never past the session's expiry. Each frame
+must match). It lasts ``SECONDS`` at most and never past the session's expiry, and it is
+used only while the session, as its engine keeps it in the cache (``cached_db``), still logs
+that user in with the hash of their password: a session flushed or expired is gone from there. Each frame
 that changes something still checks the session on the database
 (``socket_sessions.session_is_current``), and the sockets of an ended session are closed.
 """
@@ -26,12 +28,14 @@ from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user, user_logged_out
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, user_logged_out
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
@@ -50,17 +54,28 @@ def cached_user(session_key: str | None):
     """The user the session logs in, from the cache; None when not known there (or stale)."""
     if not session_key:
         return None
+    prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
+    if prefix is None:  # a session engine without a cache: nothing to check the entry against
+        return None
     try:
         entry = cache.get(_entry_key(session_key))
         if entry is None:
             return None
-        generation = cache.get(_generation_key(entry["user"].pk), 0)
+        user = entry["user"]
+        generation = cache.get(_generation_key(user.pk), 0)
+        session = caches[settings.SESSION_CACHE_ALIAS].get(prefix + session_key)
     except Exception:  # the cache away: the database answers
         logger.warning("socket users: the cache did not answer", exc_info=True)
         return None
     if entry["generation"] != generation or entry["expires"] <= timezone.now():
         return None
-    return entry["user"]
+    # The session as its engine keeps it in the cache (a flushed or expired one is gone from
+    # there): it must still log this user in, with the hash of the user's password (Django's check).
+    if not session or session.get(SESSION_KEY) != str(user.pk):
+        return None
+    if not constant_time_compare(session.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash()):
+        return None
+    return user
 
 
 def _generation(user_id: int) -> int:

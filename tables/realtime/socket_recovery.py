@@ -38,7 +38,7 @@ from django.utils import timezone
 from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
 from tables.selectors.table_state import table_versions
 
-from .socket_teardown import detached, end_receiving, to_the_end
+from .socket_teardown import detached, end_receiving, finished, to_the_end
 
 logger = logging.getLogger(__name__)
 
@@ -96,10 +96,11 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         finally:
             stamping.cancel()
             live_sockets.unregister(self)
-            end_receiving(self.layer_receive)
+            leaving = [end_receiving(self.layer_receive)]
             if self.connecting and not self.leaving:
                 # Cancelled before it heard its client go (daphne's close timeout): it leaves all the same.
-                detached(self.handle({"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE}))
+                leaving.append(detached(self.handle({"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE})))
+            await finished(leaving)
 
     async def websocket_receive(self, message):
         self.frame_arrived = message.get("arrived_at") or timezone.now()

@@ -54,11 +54,20 @@ async def to_the_end(coroutine: Coroutine[Any, Any, Any]) -> Any:
         raise
 
 
-def end_receiving(receiving: asyncio.Task | None) -> None:
+def end_receiving(receiving: asyncio.Task | None) -> asyncio.Task | None:
     """Cancel the channel layer's pending ``receive`` of a socket that is gone, once, in a task
     that is not cancelled again: the layer's own cleanup (unsubscribing the channel) ends."""
-    if receiving is not None and not receiving.done():
-        detached(_cancel(receiving))
+    if receiving is None or receiving.done():
+        return None
+    return detached(_cancel(receiving))
+
+
+async def finished(tasks: list[asyncio.Task | None]) -> None:
+    """Wait for the cleanups ``tasks`` (the socket's application ends once they are done); a
+    cancellation meanwhile goes on up, and they run to their end all the same."""
+    running = [task for task in tasks if task is not None]
+    if running:
+        await asyncio.shield(asyncio.gather(*running, return_exceptions=True))
 
 
 async def _cancel(task: asyncio.Task) -> None:

@@ -92,3 +92,14 @@ def test_the_kept_user_is_forgotten_on_a_password_change_or_a_deactivation(heads
     alice.is_active = False
     alice.save()
     assert cached_user(other) is None
+
+
+def test_the_kept_user_is_not_used_once_the_session_is_gone(heads_up):
+    """A session flushed without a log-out (another user logging in on that browser, an
+    expiry, staff clearing sessions) is gone from the session cache: the entry is not used."""
+    _table, alice, _bob = heads_up
+    session = logged_in_session(alice)
+    opened_once(session.session_key)
+    assert cached_user(session.session_key) == alice
+    session.delete()
+    assert cached_user(session.session_key) is None
