@@ -71,7 +71,8 @@ async def finished(tasks: list[asyncio.Task | None]) -> None:
 
 
 async def _cancel(task: asyncio.Task) -> None:
-    task.cancel()
+    if not task.cancelling():  # cancelled already (a loop shutting down): once is enough
+        task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
 
