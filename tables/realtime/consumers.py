@@ -107,6 +107,11 @@ def _lobby_snapshot() -> str:
 
 class TableConsumer(GuardedConsumer):
     presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
+    noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.noted = set()
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -154,6 +159,9 @@ class TableConsumer(GuardedConsumer):
         await self.show_snapshot(*opening)
 
     async def disconnect(self, code):
+        for sequence in list(self.noted):  # actions noted on their way that will never be applied
+            on_time.action_done(table_id=self.table_id, sequence=sequence, user_id=self.user.pk)
+        self.noted.clear()
         was_counted = bool(self.counted)
         await self.release()
         await self.leave_groups(getattr(self, "groups_joined", ()))
@@ -175,21 +183,14 @@ class TableConsumer(GuardedConsumer):
                 data["request_id"] = request_nonce(
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
-            # An action is on time if its frame arrived before the deadline, however long it
-            # then waits for the database: the clock leaves the turn alone meanwhile (RULES 6).
-            noted = COMMANDS[command].acts and on_time.action_arrived(
-                table_id=self.table_id,
-                sequence=data["sequence"],
-                user_id=self.user.pk,
-                at=self.frame_arrived or timezone.now(),
-            )
             # The change's screens are queued for this socket before this returns.
             admission.in_flight.enter()
             try:
                 await database_sync_to_async(self.perform)(command, data)
             finally:
                 admission.in_flight.leave()
-                if noted:
+                if COMMANDS[command].acts and data["sequence"] in self.noted:
+                    self.noted.discard(data["sequence"])
                     on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
@@ -212,6 +213,24 @@ class TableConsumer(GuardedConsumer):
         if self.showing_error:
             self.showing_error = False
             await self.send_html(error_fragment())
+
+    def frame_arrives(self, message: dict) -> None:
+        """A player's action is on time if its frame arrived before the deadline, however long
+        it then waits (behind this socket's frame in hand, for the database): noted the moment
+        it arrives, the clock leaves the turn alone meanwhile (RULES 6). Once per hand's step."""
+        user = getattr(self, "user", None)
+        if user is None or not user.is_authenticated:
+            return
+        try:
+            command, data = parse_frame(message.get("text"), FRAME_FORMS)
+        except FrameError:
+            return
+        if not COMMANDS[command].acts or data["sequence"] in self.noted:
+            return
+        if on_time.action_arrived(
+            table_id=self.table_id, sequence=data["sequence"], user_id=user.pk, at=message["arrived_at"]
+        ):
+            self.noted.add(data["sequence"])
 
     def memberships(self) -> list[str]:
         return [*super().memberships(), *getattr(self, "groups_joined", ())]

@@ -86,7 +86,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.base_send = send
         live_sockets.register(self)
         arrivals: asyncio.Queue = asyncio.Queue()
-        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals))
+        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals, self.frame_arrives))
         try:
             await await_many_dispatch(
                 [partial(_next, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
@@ -101,6 +101,9 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
                 # Cancelled before it heard its client go (daphne's close timeout): it leaves all the same.
                 leaving.append(detached(self.handle({"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE})))
             await finished(leaving)
+
+    def frame_arrives(self, message: dict) -> None:
+        """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""
 
     async def websocket_receive(self, message):
         self.frame_arrived = message.get("arrived_at") or timezone.now()
@@ -321,7 +324,7 @@ class RefuseWhileAway:
             await send({"type": "websocket.close"})
 
 
-async def _stamp_arrivals(receive, arrivals: asyncio.Queue) -> None:
+async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives) -> None:
     """Hand on what the server receives for the socket, each frame with the moment it arrived:
     read at once, before it waits in this socket's line behind a frame in hand (a click that
     reached the server in time is on time however long it then waits, RULES 6)."""
@@ -330,6 +333,10 @@ async def _stamp_arrivals(receive, arrivals: asyncio.Queue) -> None:
             message = await receive()
             if message.get("type") == "websocket.receive":
                 message = {**message, "arrived_at": timezone.now()}
+                try:
+                    arrives(message)
+                except Exception:  # noting a frame is no reason to lose the socket
+                    logger.warning("socket: a frame's arrival was not noted", exc_info=True)
             arrivals.put_nowait(message)
             if message.get("type") == "websocket.disconnect":
                 return

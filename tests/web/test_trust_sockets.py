@@ -243,12 +243,12 @@ def test_too_many_sockets_per_address_are_refused(heads_up, settings):
 
 def test_rule_6_a_click_that_arrived_in_time_is_not_beaten_by_the_clock_while_it_waits(heads_up, assert_audit_clean):
     """RULES 6: the frame arrives before the deadline while the database thread is busy with
-    others' work; the clock's tick comes past the deadline (another process: a thread here)
+    others' work and the socket's own chat frame waits for it, the action in the socket's line
+    behind that; the clock's tick comes past the deadline (another process: a thread here)
     before the action is applied. The clock leaves the turn alone and the click applies."""
     table, alice, bob = heads_up
     hand = start_hand(table)
     to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
-    before = table_version(table)
 
     def clock_tick(now):
         try:
@@ -261,15 +261,19 @@ def test_rule_6_a_click_that_arrived_in_time_is_not_beaten_by_the_clock_while_it
         busy = threading.Event()
         others_work = asyncio.ensure_future(db(busy.wait))  # the database thread, taken
         await asyncio.sleep(0.05)
-        await tab.send(action="fold", sequence=str(hand.sequence))
+        await tab.send(action="chat", text="thinking")  # the socket's frame in hand, waiting for the database
+        await tab.send(action="fold", sequence=str(hand.sequence))  # in the socket's line behind it
         try:
-            await asyncio.sleep(0.1)  # the frame arrived, and waits for the database
+            await asyncio.sleep(0.1)  # the frame arrived, and waits
             expired = await asyncio.to_thread(clock_tick, hand.turn_deadline + timedelta(seconds=1))
         finally:
             busy.set()
             await others_work
         assert expired is None
-        await tab.until_version(before + 1)
+        await tab.until("chat-line")
+        async with asyncio.timeout(5):
+            while (await db(Hand.objects.get, pk=hand.pk)).state != Hand.State.COMPLETE:
+                await asyncio.sleep(0.05)
         assert tab.errors == []
         await tab.close()
 
