@@ -13,6 +13,7 @@ class AccountsConfig(AppConfig):
         from . import (
             signals,  # noqa: F401  (counts failed log-ins per address)
             socket_sessions,  # noqa: F401  (a session that ends closes its sockets)
+            socket_users,  # noqa: F401  (a session's user kept for its sockets, forgotten when it ends)
         )
         from .languages import remember_language
 

@@ -8,9 +8,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the consumers (and their models) are imported.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from accounts.socket_users import CachedUserAuthMiddlewareStack  # noqa: E402
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from operations.routing import websocket_urlpatterns as staff_websocket_urlpatterns  # noqa: E402
 from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
@@ -26,7 +26,7 @@ application = CloseSocketsOnSigterm(
                 "http": django_asgi_app,
                 "websocket": SameOriginWebsocketValidator(
                     RefuseWhileAway(
-                        AuthMiddlewareStack(
+                        CachedUserAuthMiddlewareStack(
                             URLRouter(
                                 [
                                     *websocket_urlpatterns,

@@ -12,16 +12,26 @@
     return Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
   };
   var status = document.getElementById("connection-status");
+  var TRY_AGAIN_LATER = 1013; // the server is busy (tables/realtime/admission.py)
+  // A socket refused for being busy opens and closes within moments, again at every try: the
+  // status stays up until a socket has stayed open a while, so it does not flicker away.
+  var SETTLED_MS = 1500;
+  var settling = null;
   document.body.addEventListener("htmx:wsClose", function (event) {
     var close = event.detail && event.detail.event;
     if (!close || close.code === SESSION_ENDED) return;
-    if (status) status.hidden = false;
+    clearTimeout(settling);
+    if (status) {
+      status.textContent = close.code === TRY_AGAIN_LATER ? status.dataset.busy : status.dataset.lost;
+      status.hidden = false;
+    }
     if (close.code === GOING_AWAY && event.detail.socketWrapper) {
       var socket = event.detail.socketWrapper;
       setTimeout(function () { socket.reconnect(); }, 200 + Math.random() * 800);
     }
   });
   document.body.addEventListener("htmx:wsOpen", function () {
-    if (status) status.hidden = true;
+    clearTimeout(settling);
+    settling = setTimeout(function () { if (status) status.hidden = true; }, SETTLED_MS);
   });
 })();

@@ -37,13 +37,14 @@ class Command:
     keyed: bool = False  # carries the seat forms' one-time request id (it moves chips)
     needs_seat: bool = False  # only a seated player may send it (the service refuses the others)
     chat: bool = False
+    acts: bool = False  # an action in the running hand: on time if it arrived before the deadline (RULES 6)
 
 
 def _act(kind: str) -> Command:
     def act(user, table_id: int, data: dict) -> object:
         return services.act(table_id=table_id, user=user, kind=kind, amount=data["amount"], sequence=data["sequence"])
 
-    return Command(ActionForm, act, needs_seat=True)
+    return Command(ActionForm, act, needs_seat=True, acts=True)
 
 
 COMMANDS: dict[str, Command] = {

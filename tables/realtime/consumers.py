@@ -41,7 +41,7 @@ from tables.realtime.notify import LOBBY_GROUP, PlayerChanged, TableChanged, pla
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
-from tables.services import presence
+from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
@@ -106,6 +106,13 @@ def _lobby_snapshot() -> str:
 
 
 class TableConsumer(GuardedConsumer):
+    presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
+    noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.noted = set()
+
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.user = self.scope["user"]
@@ -152,6 +159,9 @@ class TableConsumer(GuardedConsumer):
         await self.show_snapshot(*opening)
 
     async def disconnect(self, code):
+        for sequence in list(self.noted):  # actions noted on their way that will never be applied
+            on_time.action_done(table_id=self.table_id, sequence=sequence, user_id=self.user.pk)
+        self.noted.clear()
         was_counted = bool(self.counted)
         await self.release()
         await self.leave_groups(getattr(self, "groups_joined", ()))
@@ -179,6 +189,9 @@ class TableConsumer(GuardedConsumer):
                 await database_sync_to_async(self.perform)(command, data)
             finally:
                 admission.in_flight.leave()
+                if COMMANDS[command].acts and data["sequence"] in self.noted:
+                    self.noted.discard(data["sequence"])
+                    on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True
@@ -200,6 +213,24 @@ class TableConsumer(GuardedConsumer):
         if self.showing_error:
             self.showing_error = False
             await self.send_html(error_fragment())
+
+    def frame_arrives(self, message: dict) -> None:
+        """A player's action is on time if its frame arrived before the deadline, however long
+        it then waits (behind this socket's frame in hand, for the database): noted the moment
+        it arrives, the clock leaves the turn alone meanwhile (RULES 6). Once per hand's step."""
+        user = getattr(self, "user", None)
+        if user is None or not user.is_authenticated:
+            return
+        try:
+            command, data = parse_frame(message.get("text"), FRAME_FORMS)
+        except FrameError:
+            return
+        if not COMMANDS[command].acts or data["sequence"] in self.noted:
+            return
+        if on_time.action_arrived(
+            table_id=self.table_id, sequence=data["sequence"], user_id=user.pk, at=message["arrived_at"]
+        ):
+            self.noted.add(data["sequence"])
 
     def memberships(self) -> list[str]:
         return [*super().memberships(), *getattr(self, "groups_joined", ())]

@@ -1,5 +1,5 @@
 """Websocket routes (served in config.asgi behind SameOriginWebsocketValidator, RefuseWhileAway and
-AuthMiddlewareStack)."""
+CachedUserAuthMiddlewareStack: accounts.socket_users)."""
 
 from django.urls import path
 

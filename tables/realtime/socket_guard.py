@@ -2,9 +2,10 @@
 
 - Caps: at most ``WEBSOCKET_MAX_PER_USER`` open sockets per user and
   ``WEBSOCKET_MAX_PER_IP`` per client address, over every server process.
-- A rate limit per socket: a burst of ``WEBSOCKET_FRAME_BURST`` frames, then
-  ``WEBSOCKET_FRAMES_PER_SECOND``; past it the socket gets a clear error and is closed
-  with the policy-violation code.
+- A rate limit per user, over all their sockets and every server process
+  (``frame_budgets``; a visitor's per socket): a burst of ``WEBSOCKET_FRAME_BURST`` frames,
+  then ``WEBSOCKET_FRAMES_PER_SECOND``; past it the socket that sent the frame gets a clear
+  error and is closed with the policy-violation code.
 - A session that ends takes its sockets with it: every socket of a logged-in user joins
   the groups of that user and of its session, and ``accounts.socket_sessions`` tells them
   to close on log-out, password change or deactivation. The page reloads on that close
@@ -17,8 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import time
-from dataclasses import dataclass, field
 
 from autobahn.exception import Disconnected
 from django.conf import settings
@@ -32,32 +31,10 @@ from operations import metrics
 from tables.presentation.fragments import error_fragment
 
 from . import admission, sockets
+from .frame_budgets import TokenBucket, budgets
 from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
-
-
-@dataclass
-class TokenBucket:
-    """``capacity`` frames at once, refilled at ``per_second``; ``now`` is a monotonic clock."""
-
-    capacity: float
-    per_second: float
-    tokens: float = field(init=False)
-    updated: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.capacity
-        self.updated = time.monotonic()
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
-        self.updated = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class GuardedConsumer(RecoveringConsumer):
@@ -143,7 +120,12 @@ class GuardedConsumer(RecoveringConsumer):
         return list(getattr(self, "session_groups", ()))
 
     def frame_allowed(self) -> bool:
-        return self.frames.take()
+        """Whether this frame is within its sender's budget: the user's over all their sockets
+        (eight tabs do not buy eight budgets), a visitor's socket's own, or, while the cache is
+        away, this socket's."""
+        user = self.scope["user"]
+        taken = budgets.take(user.pk) if user.is_authenticated else None
+        return self.frames.take() if taken is None else taken
 
     async def refuse(self, message: str, code: int = POLICY_VIOLATION) -> None:
         await self.send_html(error_fragment(message))

@@ -24,6 +24,8 @@ import contextvars
 import logging
 import time
 import weakref
+from datetime import datetime
+from functools import partial
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -31,9 +33,12 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.utils import timezone
 
 from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
 from tables.selectors.table_state import table_versions
+
+from .socket_teardown import detached, end_receiving, finished, to_the_end
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +47,7 @@ STALE_SECONDS = 2.0  # how long a socket may be behind its table, not moving, be
 RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
 GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.realtime.graceful_shutdown)
+ABNORMAL_CLOSURE = 1006  # RFC 6455: the connection went without a close frame
 REJOIN = {"type": "socket.rejoin"}
 REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
 GO_AWAY = {"type": "socket.going_away"}
@@ -60,36 +66,76 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     advanced_at = 0.0  # when sent_version last went up (monotonic)
     stale_since: float | None = None
     accepted = False
+    connecting = False  # its connect was dispatched
+    leaving = False  # its disconnect was dispatched
+    layer_receive: asyncio.Task | None = None  # the channel layer's receive in progress
+    frame_arrived: datetime | None = None  # when the frame in hand reached this process
 
     async def accept(self, subprotocol=None, headers=None):
         self.accepted = True
         await super().accept(subprotocol, headers)
 
     async def __call__(self, scope, receive, send):
-        # channels' AsyncConsumer.__call__, with a receive that survives the layer and an inbox
-        # through which this process tells the socket to rejoin.
+        # channels' AsyncConsumer.__call__, with a receive that survives the layer, an inbox
+        # through which this process tells the socket to rejoin, the time each frame arrived,
+        # and a way out that the socket's cancellation does not cut short (``socket_teardown``).
         self.scope = scope
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = await self.channel_layer.new_channel()
         self.base_send = send
         live_sockets.register(self)
+        arrivals: asyncio.Queue = asyncio.Queue()
+        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals, self.frame_arrives))
         try:
-            await await_many_dispatch([receive, self.receive_from_layer, self.inbox.get], self.dispatch)
+            await await_many_dispatch(
+                [partial(_next, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
+            )
         except StopConsumer:
             pass
         finally:
+            stamping.cancel()
             live_sockets.unregister(self)
+            leaving = [end_receiving(self.layer_receive)]
+            if self.connecting and not self.leaving:
+                # Cancelled before it heard its client go (daphne's close timeout): it leaves all the same.
+                leaving.append(detached(self.handle({"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE})))
+            await finished(leaving)
+
+    def frame_arrives(self, message: dict) -> None:
+        """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""
+
+    async def websocket_receive(self, message):
+        self.frame_arrived = message.get("arrived_at") or timezone.now()
+        await super().websocket_receive(message)
 
     async def receive_from_layer(self) -> dict:
         while True:
+            if self.layer_receive is None:
+                # The layer's receive runs in a task of its own, which the socket's cancellation
+                # does not reach: on the way out it is ended once (``end_receiving``).
+                self.layer_receive = asyncio.ensure_future(self.channel_layer.receive(self.channel_name))
             try:
-                return await self.channel_layer.receive(self.channel_name)
+                message = await asyncio.shield(self.layer_receive)
             except CHANNEL_LAYER_ERRORS as error:
+                self.layer_receive = None
                 live_sockets.layer_lost(self.channel_layer, error)
                 await asyncio.sleep(RETRY_SECONDS)
+                continue
+            self.layer_receive = None
+            return message
 
     async def dispatch(self, message):
+        kind = message.get("type")
+        if kind == "websocket.connect":
+            self.connecting = True
+        elif kind == "websocket.disconnect":
+            self.leaving = True
+            await to_the_end(self.handle(message))  # the way out ends even if daphne cancels the socket
+            return
+        await self.handle(message)
+
+    async def handle(self, message):
         if message.get("type") == "websocket.connect" and live_sockets.closing:
             await self.close(code=TRY_AGAIN_LATER)  # this server is stopping: the page tries another
             return
@@ -276,6 +322,33 @@ class RefuseWhileAway:
         except OUTAGES as error:
             logger.warning("websocket %s refused: %s", scope.get("path"), describe(error))
             await send({"type": "websocket.close"})
+
+
+async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives) -> None:
+    """Hand on what the server receives for the socket, each frame with the moment it arrived:
+    read at once, before it waits in this socket's line behind a frame in hand (a click that
+    reached the server in time is on time however long it then waits, RULES 6)."""
+    try:
+        while True:
+            message = await receive()
+            if message.get("type") == "websocket.receive":
+                message = {**message, "arrived_at": timezone.now()}
+                try:
+                    arrives(message)
+                except Exception:  # noting a frame is no reason to lose the socket
+                    logger.warning("socket: a frame's arrival was not noted", exc_info=True)
+            arrivals.put_nowait(message)
+            if message.get("type") == "websocket.disconnect":
+                return
+    except Exception as error:  # the socket's receive failed: the socket's loop raises it
+        arrivals.put_nowait(error)
+
+
+async def _next(arrivals: asyncio.Queue) -> dict:
+    found = await arrivals.get()
+    if isinstance(found, BaseException):
+        raise found
+    return found
 
 
 def _quiet_layer_cleanups(loop) -> None:

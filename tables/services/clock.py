@@ -27,6 +27,7 @@ from tables.outages import DATABASE_ERRORS
 from tables.selectors.allowance import protected_all_ins_since
 
 from .dealing import start_hand_if_due
+from .on_time import on_time_action_on_its_way
 from .sitting_out import stand_up_idle_seats, tables_with_idle_seats
 from .table_rules import run_clock_listeners
 from .time_bank import start_time_bank
@@ -42,16 +43,22 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
     """The clock ran out for the seat to act (RULES 6.2, 6.4): first their time bank starts,
     if they have one (``time_bank``); once it is empty too, the engine's timeout action
     (fold, or protected all-in if they have chips in the pot), then sit out of later hands.
-    Returns None when the player acted in time, the timeout was already applied, or the
-    bank started."""
+    Returns None when the player acted in time (an action that arrived before the deadline
+    may still be on its way: ``on_time``), the timeout was already applied, or the bank
+    started."""
     now = now or timezone.now()
     with transaction.atomic():
         turn = check_timeout(table_id=table_id, sequence=sequence, now=now)
         if turn is None:
             return None
         seat = turn.seat_of(turn.engine.to_act)
-        if turn.hand.turn_deadline is not None:
-            metrics.CLOCK_LAG.observe((now - turn.hand.turn_deadline).total_seconds())
+        deadline = turn.hand.turn_deadline
+        if deadline is not None and on_time_action_on_its_way(
+            table_id=table_id, sequence=sequence, user_id=seat.player_id, deadline=deadline
+        ):
+            return None  # the player acted in time: their action applies once it has the lock
+        if deadline is not None:
+            metrics.CLOCK_LAG.observe((now - deadline).total_seconds())
         if start_time_bank(turn.hand, seat):  # RULES 6.2 waits until the bank is empty too
             metrics.TIMEOUTS.labels("time_bank").inc()
             announce(turn)

@@ -44,8 +44,9 @@ def shared_database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def serve(port: int, log_path):
-    """``manage.py runserver`` (daphne, as ``scripts/run`` serves) on the test database and Redis."""
+def serve(port: int, log_path, **settings_env: str):
+    """``manage.py runserver`` (daphne, as ``scripts/run`` serves) on the test database and Redis;
+    ``settings_env``: more settings from the environment (``WEBSOCKET_MAX_IN_FLIGHT="0"``)."""
     from django.conf import settings
 
     env = process_env(
@@ -56,6 +57,7 @@ def serve(port: int, log_path):
         DEBUG="1",
         EMBEDDED_CLOCK="0",  # the test deals and acts itself
         CONN_MAX_AGE="0",  # no connection outlives its request: the test database can be dropped after
+        **settings_env,
     )
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],

@@ -1,16 +1,19 @@
 """Trust at the websocket: replayed frames, presence per seat, sockets that end with their
 session, frame floods and too many sockets. Real consumers, real channel layer and database."""
 
+import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
+from django.db import connection
 
 from cashier.selectors import bankroll_balance
 from tables import services
-from tables.models import Hand, Seat
+from tables.models import Hand, Seat, TimeoutRecord
 from tables.realtime.socket_guard import POLICY_VIOLATION, TokenBucket
 
 from ..support.sockets import current_sequence, db, felt_version, table_viewer
@@ -167,6 +170,34 @@ def test_a_flood_of_frames_gets_a_clear_error_and_a_policy_close(heads_up, setti
     run(scenario)
 
 
+def test_a_users_sockets_together_have_one_frame_budget(heads_up, settings):
+    """Eight tabs do not buy eight budgets: the frames of all a user's sockets draw on one
+    bucket (in the shared cache, so over every server process), and the socket whose frame
+    is past it gets the clear error and the policy close."""
+    settings.WEBSOCKET_FRAME_BURST = 6
+    settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
+    table, alice, bob = heads_up
+
+    async def scenario():
+        tabs = [await table_viewer(table, alice).connect() for _ in range(3)]
+        for tab in tabs:
+            for _ in range(2):  # 6 frames in all: the whole budget
+                await tab.send_raw("not json")
+            while len(tab.errors) < 2:
+                await tab.receive()
+        assert [tab.errors for tab in tabs] == [["That message could not be read."] * 2] * 3
+        await tabs[0].send_raw("not json")  # a seventh frame, on a socket that sent only two
+        assert await tabs[0].closed_with() == POLICY_VIOLATION
+        assert tabs[0].errors[-1] == "Too many messages: this connection is closed. Reload the page."
+        other = await table_viewer(table, bob).connect()  # another user's budget is their own
+        await other.send_raw("not json")
+        await other.until("That message could not be read.")
+        for tab in (*tabs[1:], other):
+            await tab.close()
+
+    run(scenario)
+
+
 def test_the_frame_budget_refills_with_time():
     bucket = TokenBucket(capacity=3, per_second=2)
     start = bucket.updated
@@ -208,3 +239,45 @@ def test_too_many_sockets_per_address_are_refused(heads_up, settings):
             await tab.close()
 
     run(scenario)
+
+
+def test_rule_6_a_click_that_arrived_in_time_is_not_beaten_by_the_clock_while_it_waits(heads_up, assert_audit_clean):
+    """RULES 6: the frame arrives before the deadline while the database thread is busy with
+    others' work and the socket's own chat frame waits for it, the action in the socket's line
+    behind that; the clock's tick comes past the deadline (another process: a thread here)
+    before the action is applied. The clock leaves the turn alone and the click applies."""
+    table, alice, bob = heads_up
+    hand = start_hand(table)
+    to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
+
+    def clock_tick(now):
+        try:
+            return services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=now)
+        finally:
+            connection.close()
+
+    async def scenario():
+        tab = await table_viewer(table, to_act).connect()
+        busy = threading.Event()
+        others_work = asyncio.ensure_future(db(busy.wait))  # the database thread, taken
+        await asyncio.sleep(0.05)
+        await tab.send(action="chat", text="thinking")  # the socket's frame in hand, waiting for the database
+        await tab.send(action="fold", sequence=str(hand.sequence))  # in the socket's line behind it
+        try:
+            await asyncio.sleep(0.1)  # the frame arrived, and waits
+            expired = await asyncio.to_thread(clock_tick, hand.turn_deadline + timedelta(seconds=1))
+        finally:
+            busy.set()
+            await others_work
+        assert expired is None
+        await tab.until("chat-line")
+        async with asyncio.timeout(5):
+            while (await db(Hand.objects.get, pk=hand.pk)).state != Hand.State.COMPLETE:
+                await asyncio.sleep(0.05)
+        assert tab.errors == []
+        await tab.close()
+
+    run(scenario)
+    assert not TimeoutRecord.objects.exists()
+    assert Hand.objects.get(pk=hand.pk).state == Hand.State.COMPLETE  # folded by the click, heads-up
+    assert_audit_clean()

@@ -1,0 +1,169 @@
+"""Who a websocket is for, known without the database.
+
+Channels' ``AuthMiddleware`` reads the user of every new socket from the database, on the one
+thread where the consumers' database work queues: in a reconnect storm each handshake waits
+there behind the players' actions, and a socket that will be refused (too many per user or
+address, a busy server) costs that trip all the same. Here the user a session logs in is
+kept in the shared cache, keyed by the session: a socket of a session seen lately knows its
+user with two cache reads, and goes to the database only the first time.
+
+What is kept is right as long as the session logs that user in, so it is forgotten when that
+ends: on log-out (the session's entry), and on any save of the user (a password change, a
+deactivation, a new language: every entry of the user, by a generation number each entry
+must match). It lasts ``SECONDS`` at most and never past the session's expiry, and it is
+used only while the session, as its engine keeps it in the cache (``cached_db``), still logs
+that user in with the hash of their password: a session flushed or expired is gone from there. Each frame
+that changes something still checks the session on the database
+(``socket_sessions.session_is_current``), and the sockets of an ended session are closed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from channels.auth import AuthMiddleware
+from channels.db import database_sync_to_async
+from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, user_logged_out
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache, caches
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+SECONDS = 300
+
+
+def _entry_key(session_key: str) -> str:
+    return "socket-user:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def _generation_key(user_id: int) -> str:
+    return f"socket-user-generation:{user_id}"
+
+
+def cached_user(session_key: str | None) -> User | None:
+    """The user the session logs in, from the cache; None when not known there (or stale)."""
+    if not session_key:
+        return None
+    prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
+    if prefix is None:  # a session engine without a cache: nothing to check the entry against
+        return None
+    try:
+        entry = cache.get(_entry_key(session_key))
+        if entry is None:
+            return None
+        user: User = entry["user"]
+        generation = cache.get(_generation_key(user.pk), 0)
+        session = caches[settings.SESSION_CACHE_ALIAS].get(prefix + session_key)
+    except Exception:  # the cache away: the database answers
+        logger.warning("socket users: the cache did not answer", exc_info=True)
+        return None
+    if entry["generation"] != generation or entry["expires"] <= timezone.now():
+        return None
+    # The session as its engine keeps it in the cache (a flushed or expired one is gone from
+    # there): it must still log this user in, with the hash of the user's password (Django's check).
+    if not session or session.get(SESSION_KEY) != str(user.pk):
+        return None
+    if not constant_time_compare(session.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash()):
+        return None
+    return user
+
+
+def _generation(user_id: int) -> int:
+    try:
+        return int(cache.get(_generation_key(user_id), 0))
+    except Exception:
+        return -1  # never matches: nothing is kept while the cache is away
+
+
+def _remember(session: SessionBase, user: User, generation: int) -> None:
+    """Keep the user a session just logged in (read from the database). The generation is read
+    before the user: a save in between leaves the entry stale, never wrong."""
+    if not session.session_key:
+        return
+    expires = min(session.get_expiry_date(), timezone.now() + timedelta(seconds=SECONDS))
+    seconds = (expires - timezone.now()).total_seconds()
+    if seconds <= 1:
+        return
+    entry = {"user": user, "generation": generation, "expires": expires}
+    try:
+        cache.set(_entry_key(session.session_key), entry, timeout=int(seconds))
+    except Exception:
+        logger.warning("socket users: the user of a session was not kept", exc_info=True)
+
+
+@database_sync_to_async  # type: ignore[untyped-decorator]  # channels is untyped
+def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
+    """Channels' way (Django's ``get_user``: the session's user, its session hash checked), and
+    the user kept for the session's next sockets."""
+    session = scope["session"]
+    user_id = session.get(SESSION_KEY)
+    generation = _generation(int(user_id)) if str(user_id).isdigit() else -1
+    from accounts.models import User
+
+    request = HttpRequest()
+    request.session = session
+    user = get_user(request)
+    if not isinstance(user, User):
+        return AnonymousUser()
+    if generation >= 0:
+        _remember(session, user, generation)
+    return user
+
+
+class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channels is untyped
+    """Channels' ``AuthMiddleware``, with the user of a session seen lately from the cache."""
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        session = scope["session"]
+        session_key = session.session_key
+        if not session_key:
+            scope["user"]._wrapped = AnonymousUser()
+            return
+        user = cached_user(session_key)
+        scope["user"]._wrapped = user if user is not None else await _user_from_database(scope)
+
+
+def CachedUserAuthMiddlewareStack(inner: Any) -> Any:
+    return CookieMiddleware(SessionMiddleware(CachedUserAuthMiddleware(inner)))
+
+
+def forget_session(session_key: str | None) -> None:
+    if not session_key:
+        return
+    try:
+        cache.delete(_entry_key(session_key))
+    except Exception:  # it expires within SECONDS; each frame that changes something checks the session
+        logger.warning("socket users: a session's user was not forgotten", exc_info=True)
+
+
+@receiver(user_logged_out)
+def _forget_logged_out_session(sender: object, request: HttpRequest | None, user: object, **kwargs: object) -> None:
+    forget_session(getattr(getattr(request, "session", None), "session_key", None))
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _forget_saved_user(sender: object, instance: User, created: bool, **kwargs: object) -> None:
+    """Any save (a password, a deactivation, a language): every kept entry of the user is stale."""
+    if created:
+        return
+    key = _generation_key(instance.pk)
+    try:
+        if not cache.add(key, 1, timeout=None):
+            cache.incr(key)
+    except Exception:
+        logger.warning("socket users: user %s's sessions were not forgotten", instance.pk, exc_info=True)

@@ -1,0 +1,114 @@
+"""The frames a client may send, budgeted per user over all their sockets and every server
+process: eight tabs do not buy eight budgets.
+
+A budget is a token bucket (a burst of ``WEBSOCKET_FRAME_BURST`` frames, refilled at
+``WEBSOCKET_FRAMES_PER_SECOND``) kept in the shared cache: one script run in Redis takes a
+frame from it atomically, on Redis's own clock, so every process of the room draws on the
+same bucket. Without Redis (one process serves everything) the buckets are this process's.
+A visitor who is not logged in is budgeted per socket (``TokenBucket``): their frames are
+all refused without any work, and their sockets are capped per address.
+
+Counting is best effort: while the cache is away, each socket falls back on a bucket of its
+own (the budget per socket of old), never on an error for the socket.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+
+from operations.outage_log import OutageLog
+from tables.outages import OUTAGES
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class TokenBucket:
+    """``capacity`` frames at once, refilled at ``per_second``; ``now`` is a monotonic clock."""
+
+    capacity: float
+    per_second: float
+    tokens: float = field(init=False)
+    updated: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.capacity
+        self.updated = time.monotonic()
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+# KEYS[1]: the user's bucket; ARGV: its capacity and refill per second. Returns 1 if a frame
+# was taken. Redis's clock: the same for every server process.
+TAKE_A_FRAME = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local capacity, per_second = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+local tokens, updated = tonumber(held[1]) or capacity, tonumber(held[2]) or now
+tokens = math.min(capacity, tokens + math.max(0, now - updated) * per_second)
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(capacity / math.max(per_second, 0.001)) + 1)
+return taken
+"""
+
+_outage = OutageLog(logger, "frame budgets: the cache did not answer", "each socket counts its own frames meanwhile")
+
+
+class FrameBudgets:
+    """Takes frames from the users' buckets, in the shared cache or (without Redis) here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._local: dict[int, TokenBucket] = {}
+        self._script = None
+
+    def take(self, user_id: int) -> bool | None:
+        """Whether the user may send one more frame; None when the cache did not answer."""
+        capacity, per_second = settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND
+        backend = caches["default"]
+        if not isinstance(backend, RedisCache):
+            return self._take_here(user_id, capacity, per_second)
+        try:
+            taken = self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second)
+        except OUTAGES as error:
+            _outage.failed(error)
+            return None
+        _outage.answered()
+        return taken
+
+    def _take_in_redis(self, backend: RedisCache, name: str, capacity: float, per_second: float) -> bool:
+        key = backend.make_and_validate_key(name)
+        client = backend._cache.get_client(key, write=True)
+        if self._script is None:
+            self._script = client.register_script(TAKE_A_FRAME)
+        return bool(self._script(keys=[key], args=[capacity, per_second], client=client))
+
+    def _take_here(self, user_id: int, capacity: float, per_second: float) -> bool:
+        with self._lock:
+            bucket = self._local.get(user_id)
+            if bucket is None or (bucket.capacity, bucket.per_second) != (capacity, per_second):
+                bucket = self._local[user_id] = TokenBucket(capacity, per_second)
+            return bucket.take()
+
+
+budgets = FrameBudgets()

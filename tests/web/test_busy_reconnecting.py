@@ -1,0 +1,54 @@
+"""A server past its bound of work in flight refuses a watcher's socket with 1013 (``admission``):
+the page says, in the viewer's language, that the room is busy and it is reconnecting, and keeps
+saying it through its tries (it does not flicker away each time a socket opens and is
+refused), on a desktop and at 390 px (static/js/connection.js)."""
+
+import pytest
+
+from ..support.browser import CHROMIUM_ARGS, DESKTOP, PHONE, SCREENSHOTS
+from ..support.processes import free_port, serve, stop
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+RECORD_CLOSES = """
+window.closeCodes = [];
+document.addEventListener('htmx:wsClose', (e) => window.closeCodes.push(e.detail.event.code));
+"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport", "shown"),
+    [("en-GB", DESKTOP, "The room is busy: reconnecting"), ("es-ES", PHONE, "La sala está muy ocupada: reconectando")],
+)
+def test_a_page_refused_for_being_busy_shows_that_it_is_reconnecting(
+    heads_up, tmp_path, monkeypatch, locale, viewport, shown
+):
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    table, _alice, _bob = heads_up
+    port = free_port()
+    server = serve(port, tmp_path / "server.log", WEBSOCKET_MAX_IN_FLIGHT="0")  # every socket: 1013
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(
+                base_url=f"http://127.0.0.1:{port}", locale=locale, viewport=viewport, bypass_csp=True
+            )
+            context.set_default_timeout(15000)
+            page = context.new_page()
+            page.add_init_script(RECORD_CLOSES)
+            page.goto(f"/tables/{table.pk}/")
+            page.wait_for_selector("#connection-status", state="visible")
+            assert shown in page.inner_text("#connection-status")
+            # Tried again (with its jittered backoff) and refused again: still saying so.
+            page.wait_for_function("window.closeCodes.filter((code) => code === 1013).length >= 3")
+            page.wait_for_timeout(300)
+            assert page.is_visible("#connection-status") and shown in page.inner_text("#connection-status")
+            box = page.locator("#connection-status").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"busy-reconnecting-{locale}.png"))
+            browser.close()
+    finally:
+        stop(server)

@@ -1,0 +1,105 @@
+"""Who a socket is for is known without the database (``accounts.socket_users``): a session
+seen lately costs a new socket no statement before the consumer decides, so a refused socket
+costs the database nothing; and what is kept is forgotten when the session ends. Through the
+real middleware stack, with the session's cookie, on PostgreSQL and the shared cache."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.socket_users import CachedUserAuthMiddlewareStack, cached_user
+from tables.realtime.routing import websocket_urlpatterns
+from tables.realtime.socket_guard import POLICY_VIOLATION
+
+from ..support.sockets import logged_in_session
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("needs_redis")]
+
+
+def through_the_stack(path: str, session_key: str) -> WebsocketCommunicator:
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()
+    communicator = WebsocketCommunicator(
+        CachedUserAuthMiddlewareStack(URLRouter(websocket_urlpatterns)), path, headers=[(b"cookie", cookie)]
+    )
+    communicator.scope["client"] = ("10.77.0.1", 5000)
+    return communicator
+
+
+def opened_once(session_key: str) -> None:
+    """A socket of the session, opened and closed (its user read from the database once)."""
+
+    async def scenario():
+        socket = through_the_stack("/ws/lobby/", session_key)
+        connected, _ = await socket.connect()
+        assert connected
+        await socket.receive_from(3)
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_refused_socket_of_a_known_session_costs_the_database_no_statement(heads_up, settings):
+    table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    opened_once(key)
+    settings.WEBSOCKET_MAX_PER_USER = 0  # every socket of a logged-in user is refused: alice's is
+
+    async def refused():
+        socket = through_the_stack(f"/ws/tables/{table.pk}/", key)
+        connected, _ = await socket.connect()
+        assert connected
+        assert "Too many open connections" in await socket.receive_from(3)  # known as alice
+        assert (await socket.receive_output(3)) == {"type": "websocket.close", "code": POLICY_VIOLATION}
+
+    with CaptureQueriesContext(connection) as counting:
+        async_to_sync(refused)()
+    assert [query["sql"] for query in counting.captured_queries] == []
+
+
+def test_a_session_not_seen_yet_reads_its_user_once(heads_up):
+    _table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    assert cached_user(key) is None
+    opened_once(key)
+    assert cached_user(key) == alice
+
+
+def test_the_kept_user_is_forgotten_on_log_out(heads_up, client):
+    _table, alice, _bob = heads_up
+    client.force_login(alice)
+    key = client.session.session_key
+    opened_once(key)
+    assert cached_user(key) == alice
+    client.post(reverse("logout"))
+    assert cached_user(key) is None
+
+
+def test_the_kept_user_is_forgotten_on_a_password_change_or_a_deactivation(heads_up):
+    _table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    opened_once(key)
+    alice.set_password("a new password for alice 42")
+    alice.save()
+    assert cached_user(key) is None
+    other = logged_in_session(alice).session_key  # a session made with the new password
+    opened_once(other)
+    assert cached_user(other) == alice
+    alice.is_active = False
+    alice.save()
+    assert cached_user(other) is None
+
+
+def test_the_kept_user_is_not_used_once_the_session_is_gone(heads_up):
+    """A session flushed without a log-out (another user logging in on that browser, an
+    expiry, staff clearing sessions) is gone from the session cache: the entry is not used."""
+    _table, alice, _bob = heads_up
+    session = logged_in_session(alice)
+    opened_once(session.session_key)
+    assert cached_user(session.session_key) == alice
+    session.delete()
+    assert cached_user(session.session_key) is None
