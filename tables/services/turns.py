@@ -76,7 +76,9 @@ def act(*, table_id: int, user, kind: str, amount: int | None, sequence: int, no
 def in_one_trip(turn: Turn, events: list[dict]) -> bool:
     """Whether the action only moves the hand on (no settling, no time bank spent): then its
     events, the hand's row, the stacks and the table's version go in one statement."""
-    return bool(events) and not turn.engine.is_over and turn.hand.time_bank_started_at is None and turn.stamp is not None
+    return (
+        bool(events) and not turn.engine.is_over and turn.hand.time_bank_started_at is None and turn.stamp is not None
+    )
 
 
 def write_in_one_trip(turn: Turn, events: list[dict]) -> None:
