@@ -1,7 +1,7 @@
 """One owner per table: the process that wrote a table's last action keeps its rows, and applies
 the next action from memory, writing it in one round trip.
 
-Under the table's row lock one statement reads a stamp of every row an action reads: the
+Once the table's row lock is held, one statement reads a stamp of every row an action reads: the
 table's, the running hand's and each seat's and its player's ``xmin`` (the transaction that
 wrote that version of the row; any write makes a new one), with the table's version and the
 hand's sequence. When the stamp is the one this process left after its own last write, the
@@ -70,13 +70,15 @@ def _names() -> dict[str, str]:
     }
 
 
-_LOCK_SQL = """
+_LOCK_SQL = "SELECT 1 FROM {table} WHERE id = %s FOR UPDATE"
+# Read once the lock is held, in a statement of its own: a statement that waited for the lock
+# sees the rows it does not lock as they were before the writer it waited for committed.
+_STAMP_SQL = """
 SELECT t.xmin::text, t.version, h.id, h.xmin::text, h.sequence,
        (SELECT coalesce(string_agg(s.id::text || ':' || s.xmin::text || ':' || u.xmin::text, ',' ORDER BY s.id), '')
           FROM {seat} s JOIN {user} u ON u.id = s.player_id WHERE s.table_id = t.id)
   FROM {table} t LEFT JOIN {hand} h ON h.table_id = t.id AND h.state = %s
  WHERE t.id = %s
-   FOR UPDATE OF t
 """
 
 
@@ -98,11 +100,13 @@ def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp]:
         table_id = int(table_id)
     except (TypeError, ValueError):
         raise TableError(gettext("That table does not exist.")) from None
+    names = _names()
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK_SQL.format(**_names()), [Hand.State.RUNNING, table_id])
+        cursor.execute(_LOCK_SQL.format(**names), [table_id])
+        if cursor.fetchone() is None:
+            raise TableError(gettext("That table does not exist."))
+        cursor.execute(_STAMP_SQL.format(**names), [Hand.State.RUNNING, table_id])
         row = cursor.fetchone()
-    if row is None:
-        raise TableError(gettext("That table does not exist."))
     stamp = Stamp(row[0], row[1], row[2], row[3], row[4], _parse_seats(row[5]))
     with _lock:
         held = _held.pop(table_id, None)

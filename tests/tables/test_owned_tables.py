@@ -3,14 +3,20 @@ action applies the next from the rows it holds, and those rows are always the da
 table written by anyone else since is read again, and a change that does not commit leaves
 nothing held. One writer per table (RULES 3.3: the sequence check) holds throughout."""
 
+import threading
+import time
+
 import pytest
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
+from django.utils import timezone
 
 from tables import services
 from tables.engine import IllegalAction
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import rebuild
 from tables.services import owned_tables, presence
+from tables.services.locking import lock_table
 
 from ..support.tables import running_hand, sit
 
@@ -119,3 +125,43 @@ def test_a_stale_sequence_is_refused_by_the_owner_too(make_player, make_table, d
 def test_no_such_table_is_refused(make_player):
     with pytest.raises(services.TableError):
         services.act(table_id=10**9, user=make_player(), kind="call", amount=None, sequence=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_written_by_a_lock_holder_while_the_action_waits_is_read_again(
+    needs_postgresql, make_player, make_table
+):
+    """The stamp is read once the lock is held: a statement that waited for it would see the
+    seat as it was before the writer it waited for committed, and take the old rows as current."""
+    table = make_table()
+    by_seat = {number: make_player() for number in range(1, 4)}
+    for number, player in by_seat.items():
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk)
+    for _ in range(2):
+        hand = running_hand(table)
+        kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    assert table.pk in owned_tables._held
+    hand = running_hand(table)
+    gone = next(n for n in by_seat if n != hand.turn_seat)
+    locked = threading.Event()
+
+    def mark_gone_under_the_lock():
+        try:
+            with transaction.atomic():
+                lock_table(table.pk)
+                locked.set()
+                time.sleep(0.5)  # the action waits for the lock meanwhile
+                Seat.objects.filter(table=table, number=gone).update(disconnected_at=timezone.now())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=mark_gone_under_the_lock, daemon=True)
+    thread.start()
+    assert locked.wait(10)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    thread.join(10)
+    held = owned_tables._held[table.pk]
+    assert next(seat for seat in held.seats if seat.number == gone).disconnected_at is not None
