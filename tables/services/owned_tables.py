@@ -18,6 +18,7 @@ the rows and the log are read again, as always.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -169,7 +170,7 @@ def write_action(
         values = ", ".join(["(%s::bigint, %s::bigint)"] * len(changed))
         parts.append(
             f"s AS (UPDATE {names['seat']} AS seat SET stack = v.stack FROM (VALUES {values}) AS v(id, stack) "
-            "WHERE seat.id = v.id RETURNING seat.id)"
+            "WHERE seat.id = v.id RETURNING seat.id, seat.disconnected_at, seat.protected_all_ins_at)"
         )
         for seat in changed:
             params += [seat.pk, stacks[seat.number]]
@@ -181,15 +182,22 @@ def write_action(
     params += [hand.sequence + 1, to_act, now, deadline, hand.pk]
     parts.append(f"t AS (UPDATE {names['table']} SET version = %s WHERE id = %s RETURNING 1)")
     params += [table.version + 1, table.pk]
-    sql = "WITH " + ", ".join(parts) + " SELECT h.xmin, (SELECT count(*) FROM e) FROM h"
+    # Two seat columns are written without the table's lock (``presence.player_disconnected``, the
+    # clock's allowance refresh): an update of the stack may land on such a version, so they come back.
+    returned = "(SELECT array_agg(s.id) FROM s), (SELECT array_agg(s.disconnected_at) FROM s), " \
+               "(SELECT array_agg(s.protected_all_ins_at::text) FROM s)" if changed else "NULL, NULL, NULL"  # fmt: skip
+    sql = "WITH " + ", ".join(parts) + f" SELECT h.xmin, (SELECT count(*) FROM e), {returned} FROM h"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        xmin, written = cursor.fetchone()
+        xmin, written, seat_ids, disconnected, allowances = cursor.fetchone()
     if written != len(events):  # pragma: no cover - the unique (hand, sequence) raises first
         raise RuntimeError("the action's events were not all written")
+    unlocked = dict(zip(seat_ids or (), zip(disconnected or (), allowances or (), strict=True), strict=True))
     # The rows held are now what was written: the statement's transaction wrote each new version.
     for seat in changed:
         seat.stack = stacks[seat.number]
+        seat.disconnected_at, used = unlocked[seat.pk]
+        seat.protected_all_ins_at = None if used is None else json.loads(used)
     hand.sequence += 1
     hand.turn_seat, hand.turn_started_at, hand.turn_deadline, hand.grace_given = to_act, now, deadline, False
     table.version += 1
