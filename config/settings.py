@@ -239,7 +239,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 if DEBUG:
     # WhiteNoise serves from the finders in development; an empty root keeps it quiet.
-    Path(STATIC_ROOT).mkdir(exist_ok=True)
+    Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
 # --- Production hardening (manage.py check --deploy is clean with DEBUG=0) --
 if not DEBUG:

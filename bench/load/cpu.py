@@ -130,15 +130,20 @@ class CpuMeter:
     def _backend_pids(self) -> list[int]:
         import psycopg
 
-        if self._pg is None:
-            host, port = self.database_address
-            host = host or "127.0.0.1"
-            self._pg = psycopg.connect(
-                f"host={host} port={port or 5432} user=postgres dbname=postgres", autocommit=True
-            )
-        rows = self._pg.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [self.database]
-        ).fetchall()
+        host, port = self.database_address
+        try:
+            if self._pg is None or self._pg.closed:
+                self._pg = psycopg.connect(
+                    f"host={host or '127.0.0.1'} port={port or 5432} user=postgres dbname=postgres", autocommit=True
+                )
+            rows = self._pg.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [self.database]
+            ).fetchall()
+        except psycopg.OperationalError:
+            # The run restarts the server (``faults --postgres-restarts``): its backends ended with
+            # it; the next sample connects again.
+            self._pg = None
+            return []
         return [pid for (pid,) in rows]
 
 

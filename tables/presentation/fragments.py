@@ -18,6 +18,7 @@ from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from markupsafe import Markup, escape
 
 from config.jinja2 import fragment_translations
@@ -45,6 +46,7 @@ PATCHES = {"felt": ("own-seat",), "hand-log": ("dealt-to-you",)}
 # The seat forms' one-time request id belongs to each socket: it replaces this in "seat-panel".
 REQUEST_ID_SLOT = "request-id-slot"
 WAITING_FOR_SLOT = "waiting-for-slot"
+SEQUENCE_SLOT = "sequence-slot"
 
 
 class _UiMacros(Protocol):
@@ -54,12 +56,13 @@ class _UiMacros(Protocol):
     def seat_box(self, seat: SeatView, view: TableView) -> Markup: ...
     def dealt_line(self, line: LogLine) -> Markup: ...
     def lobby_row(self, row: LobbyRow) -> Markup: ...
+    def log_line(self, line: LogLine) -> Markup: ...
 
 
 def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str]:
     """``memo``: what was rendered last for this audience (``view_models``), reused where the
     view model is the same, and updated."""
-    context = {"view": view, "me": None}
+    context = {"view": view, "me": None, "log_line_html": _log_line_html}
     felt_context = {**context, "seat_boxes": _seat_boxes(view, None, memo)}
     return {
         "felt": _render(PUBLIC_FRAGMENTS["felt"], felt_context),  # it carries the version: new every time
@@ -81,6 +84,25 @@ def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> di
         html = reuse_or_render(memo, f"seat-{seat.number}", model, partial(_seat_box_html, ui, shown, view))
         boxes[seat.number] = Markup(html)
     return boxes
+
+
+# Each log line's HTML, kept while its line is: a running hand's log is the same line objects
+# from one action to the next (``log_lines``), so only a new line is rendered. Keyed by the line
+# (held in the entry, so its id is not reused while the entry lives) and the language.
+_line_html: dict[tuple[int, str | None], tuple[LogLine, Markup]] = {}
+LINES_KEPT = 20_000
+
+
+def _log_line_html(line: LogLine) -> Markup:
+    key = (id(line), get_language())
+    found = _line_html.get(key)
+    if found is not None and found[0] is line:
+        return found[1]
+    html = Markup(str(_macros().log_line(line)))
+    if len(_line_html) >= LINES_KEPT:
+        _line_html.clear()
+    _line_html[key] = (line, html)
+    return html
 
 
 def _seat_box_html(ui: _UiMacros, seat: SeatView, view: TableView) -> str:
@@ -108,21 +130,25 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
         fragments["dealt-to-you"] = reuse_or_render(
             memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(dealt_line))
         )
-    # Rendered with a slot for whom a waiting player waits (the turn moves on every action),
-    # filled in after: the rest of the controls change far less often.
+    # Rendered with a slot for whom a waiting player waits (the turn moves on every action) and
+    # one for the hand's sequence, filled in after: the rest of the controls change less often.
     model = controls_model(view, me)
-    controls = reuse_or_render(
-        memo, "controls", model, lambda: _render("tables/controls.html", {**context, "waiting_for": WAITING_FOR_SLOT})
-    )
+    controls = reuse_or_render(memo, "controls", model, partial(_controls_html, context))
     if model.waiting_for:
         clock = view.clock
         assert clock is not None  # someone is to act: the clock runs
         controls = controls.replace(WAITING_FOR_SLOT, str(escape(clock.player)))
+    if me.controls is not None:
+        controls = controls.replace(SEQUENCE_SLOT, str(me.controls.sequence))
     fragments["controls"] = controls
     fragments["seat-panel"] = reuse_or_render(
         memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", context)
     )
     return fragments
+
+
+def _controls_html(context: dict[str, object]) -> str:
+    return _render("tables/controls.html", {**context, "waiting_for": WAITING_FOR_SLOT, "sequence_slot": SEQUENCE_SLOT})
 
 
 def page_fragments(view: TableView, me: ViewerView, request_id: str) -> dict[str, SafeString]:

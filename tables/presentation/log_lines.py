@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language
+
 from tables.engine.events import Event, EventType
 
 from .cards import CardView, card_views
@@ -44,15 +46,41 @@ def log_lines(events: Sequence[Event], dealt_slot: bool = False) -> list[LogLine
     if not events:
         return []
     words = HandWords.of(events)
+    # What an event's lines depend on besides the event: the words' inputs and the language.
+    said = (get_language(), tuple(words.names.items()), tuple(words.starting_stacks.items()), words.pot_count)
     lines: list[LogLine] = []
     dealt = EventType.HOLE_CARDS_DEALT  # looked up once: an enum class lookup costs more than the test
     for event in events:
         if event["type"] == dealt and dealt_slot:
             dealt_slot = False
-            lines.append(LogLine("", "dealt-slot"))
+            lines.append(DEALT_SLOT)
             continue
-        kind = LINE_KINDS[event["type"]]
-        if kind is not None:
-            for text, cards in words.lines(event):
-                lines.append(LogLine(text, kind, card_views(cards)) if cards else LogLine(text, kind))
+        lines += _event_lines(words, said, event)
+    return lines
+
+
+DEALT_SLOT = LogLine("", "dealt-slot")
+
+# An event's lines, kept while its hand is played: a held hand's log is the same event objects
+# from one action to the next, so only the new events are worded. Keyed by the event object
+# (held in the entry, so its id is not reused while the entry lives) and what words it.
+_worded: dict[tuple[int, tuple[object, ...]], tuple[Event, tuple[LogLine, ...]]] = {}
+WORDED_KEPT = 20_000
+
+
+def _event_lines(words: HandWords, said: tuple[object, ...], event: Event) -> tuple[LogLine, ...]:
+    key = (id(event), said)
+    found = _worded.get(key)
+    if found is not None and found[0] is event:
+        return found[1]
+    kind = LINE_KINDS[event["type"]]
+    lines: tuple[LogLine, ...] = ()
+    if kind is not None:
+        lines = tuple(
+            LogLine(text, kind, card_views(cards)) if cards else LogLine(text, kind)
+            for text, cards in words.lines(event)
+        )
+    if len(_worded) >= WORDED_KEPT:
+        _worded.clear()
+    _worded[key] = (event, lines)
     return lines

@@ -11,6 +11,7 @@ table's version) has no model (``None``) and is rendered every time.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -103,7 +104,7 @@ def controls_model(view: TableView, me: ViewerView) -> ControlsModel:
     return ControlsModel(
         hand_number=view.hand.number if view.hand else None,
         in_running_hand=me.in_running_hand,
-        controls=controls,
+        controls=None if controls is None else dataclasses.replace(controls, sequence=0),  # a slot in the HTML
         stack_and_bet=(me.own_seat.stack, me.own_seat.bet) if controls is not None and me.own_seat else None,
         my_cards=tuple(me.my_cards),
         readout=me.readout,

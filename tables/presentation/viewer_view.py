@@ -10,9 +10,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
@@ -134,8 +136,16 @@ def _best_so_far(played: dict[str, Any], board: list[str]) -> tuple[str, list[st
     """The words and five cards of the viewer's best hand, once there is a flop and while they hold cards."""
     if len(board) < 3 or not played["cards"] or played["status"] == PlayerStatus.FOLDED:
         return None
-    best = best_hand(parse_cards(played["cards"]), parse_cards(board))
-    return hand_in_words(best.words), format_cards(best.value.cards)
+    words, cards = _best_of(tuple(played["cards"]), tuple(board), get_language())
+    return words, list(cards)
+
+
+@lru_cache(maxsize=4096)
+def _best_of(cards: tuple[str, ...], board: tuple[str, ...], language: str | None) -> tuple[str, tuple[str, ...]]:
+    """The same cards and board make the same best hand: worked out once per street and language,
+    not on every action of it (``language``: the active one, which words it)."""
+    best = best_hand(parse_cards(cards), parse_cards(board))
+    return hand_in_words(best.words), tuple(format_cards(best.value.cards))
 
 
 def _add_waiting(me: ViewerView, public: TableView, user_id: int, free_for_me: int) -> None:

@@ -26,6 +26,7 @@ from typing import Literal, TypedDict
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.utils import timezone, translation
 
 from accounts.socket_sessions import user_group
@@ -175,6 +176,9 @@ def _screen_messages(table_id: int, rendered: Screens) -> list[tuple[str, Screen
 
 
 async def _send_all(layer, messages) -> None:
+    if isinstance(layer, RedisPubSubChannelLayer):
+        await _publish_pipelined(layer, messages)
+        return
     # Side by side: one round of trips to Redis, not one after another. Every send is awaited
     # to its end even when one fails (Redis away), so none is left failing unobserved.
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
@@ -182,6 +186,24 @@ async def _send_all(layer, messages) -> None:
     failed = next((result for result in results if isinstance(result, BaseException)), None)
     if failed is not None:
         raise failed
+
+
+async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
+    """A change's messages in one round trip to Redis: its publishes pipelined, in order, as
+    channels-redis's ``group_send`` publishes each (to the group's channel, under the shard's
+    lock). channels-redis 4.3 has no batch send; this reads its shard internals (pinned)."""
+    loop_layer = layer._get_layer()
+    by_shard: dict = {}
+    for group, message in messages:
+        channel = loop_layer._get_group_channel_name(group)
+        by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, layer.serialize(message)))
+    for shard, publishes in by_shard.items():
+        async with shard._lock:
+            shard._ensure_redis()
+            pipe = shard._redis.pipeline(transaction=False)
+            for channel, data in publishes:
+                pipe.publish(channel, data)
+            await pipe.execute()
 
 
 def _server_loop():

@@ -46,6 +46,14 @@ def mark_changed(
     announce the change once it commits."""
     table.version += 1
     table.save(update_fields=["version", "next_hand_at", "is_active", "closing"])
+    announce_written(table, held=held, lobby=lobby, lobby_list=lobby_list)
+
+
+def announce_written(
+    table: Table, *, held: Callable[[], TableState] | None = None, lobby: bool = True, lobby_list: bool = False
+) -> None:
+    """Announce on commit a change whose new version the caller wrote itself (in the statement
+    that wrote the change: ``owned_tables``)."""
     change = TableChange(table.pk, table.version, held, lobby, lobby_list)
     transaction.on_commit(lambda: _announce(change))
 

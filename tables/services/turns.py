@@ -29,8 +29,8 @@ from tables.models import Hand, Seat, Table
 from tables.selectors.hands import running_hand
 from tables.selectors.table_state import TableState, table_state
 
-from . import held_engines
-from .changes import mark_changed
+from . import held_engines, owned_tables
+from .changes import announce_written, mark_changed
 from .chat import say_who_won
 from .errors import StaleAction, TableError
 from .event_log import append_events
@@ -52,6 +52,7 @@ class Turn:
     engine: EngineHand
     now: datetime
     closed_table: bool = False  # settling the hand closed the table (it was closing)
+    stamp: owned_tables.Stamp | None = None  # the rows' stamp under the lock (``owned_tables``)
 
     def seat_of(self, number: int | None) -> Seat:
         return next(seat for seat in self.seats if seat.number == number)
@@ -69,9 +70,36 @@ def act(
         turn, action = check_action(
             table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now or timezone.now()
         )
-        do_action(turn, action)
-        announce(turn)
+        events = turn.engine.apply(action)
+        events += fold_leaving_players(turn)
+        if in_one_trip(turn, events):
+            write_in_one_trip(turn, events)
+        else:
+            record(turn, events)
+            announce(turn)
     return turn.hand
+
+
+def in_one_trip(turn: Turn, events: list[Event]) -> bool:
+    """Whether the action only moves the hand on (no settling, no time bank spent): then its
+    events, the hand's row, the stacks and the table's version go in one statement."""
+    return (
+        bool(events) and not turn.engine.is_over and turn.hand.time_bank_started_at is None and turn.stamp is not None
+    )
+
+
+def write_in_one_trip(turn: Turn, events: list[Event]) -> None:
+    """Record a mid-hand action in one round trip and announce it; the rows, as written, and
+    the engine are held for the table's next action once it commits (``owned_tables``)."""
+    table, hand, engine = turn.table, turn.hand, turn.engine
+    assert turn.stamp is not None and engine.to_act is not None
+    stamp = owned_tables.write_action(
+        table=table, hand=hand, seats=turn.seats, stamp=turn.stamp, events=events,
+        first_sequence=len(engine.events) - len(events), stacks=engine.stacks, to_act=engine.to_act, now=turn.now,
+    )  # fmt: skip
+    announce_written(table, held=turn.held_state, lobby=False)
+    held_engines.keep_on_commit(hand, engine)
+    owned_tables.keep_on_commit(table, hand, turn.seats, stamp)
 
 
 def announce(turn: Turn) -> None:
@@ -91,13 +119,11 @@ def check_action(
 ) -> tuple[Turn, Action]:
     """A player's action for the seat whose turn it is (RULES 3.3), checked as far as the
     table can before the engine checks the rules."""
-    table = lock_table(table_id)
-    hand = running_hand(table)
+    table, hand, seats, stamp = owned_tables.lock(table_id)
     if hand is None:
         raise StaleAction(gettext("There is no hand in progress."))
     if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence != hand.sequence:
         raise StaleAction(gettext("That action is out of date: the hand has moved on."))
-    seats = list(Seat.objects.filter(table=table).select_related("player"))
     seat = next((seat for seat in seats if seat.player_id == user.pk), None)
     if seat is None:
         raise TableError(gettext("You have no seat at this table."))
@@ -107,7 +133,8 @@ def check_action(
         raise TableError(gettext("Unknown action %(kind)r.") % {"kind": kind}) from None
     if action_kind is ActionKind.TIMEOUT:
         raise TableError(gettext("Only the table's clock can time a player out."))
-    return Turn(table, hand, seats, held_engines.take(hand), now), Action(seat.number, action_kind, amount)
+    turn = Turn(table, hand, seats, held_engines.take(hand), now, stamp=stamp)
+    return turn, Action(seat.number, action_kind, amount)
 
 
 def check_timeout(*, table_id: int, sequence: int, now: datetime) -> Turn | None:

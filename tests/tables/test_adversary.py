@@ -43,7 +43,8 @@ from tables.services.sitting_out import stand_up_idle_seats
 from ..support.backends import on_postgresql
 from ..support.races import at_once
 
-pytestmark = [pytest.mark.long, pytest.mark.django_db(transaction=True)]
+# A bounded number of steps: a loaded machine takes longer, it is not wrong (the 300 s default is too short).
+pytestmark = [pytest.mark.long, pytest.mark.timeout(1200), pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 3
 _names = itertools.count(1)

@@ -6,7 +6,8 @@ import pytest
 
 from ..support.frame_adversary import play_and_check
 
-pytestmark = [pytest.mark.long, pytest.mark.django_db(transaction=True)]
+# A bounded number of steps: a loaded machine takes longer, it is not wrong (the 300 s default is too short).
+pytestmark = [pytest.mark.long, pytest.mark.timeout(1200), pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("channel_layer", ["in-memory"], indirect=True)

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from tables import services
+from tables.realtime import notify
 from tables.selectors.hands import rebuild
 
 from ..support.sockets import db, felt_version, table_viewer
@@ -17,18 +17,17 @@ from ..support.tables import running_hand, table_version
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_slow_send_keeps_neither_the_writer_waiting_nor_the_next_change_ahead(heads_up, channel_layer):
+def test_a_slow_send_keeps_neither_the_writer_waiting_nor_the_next_change_ahead(heads_up, channel_layer, monkeypatch):
     table, alice, bob = heads_up
     services.start_hand_if_due(table_id=table.pk)
     first = table_version(table) + 1
-    layer = get_channel_layer()
-    send = layer.group_send
-    held = asyncio.Event()  # the first change's table message waits for this
+    send_all = notify._send_all  # a change's messages, in one send (pipelined to Redis) or side by side
+    held = asyncio.Event()  # the first change's messages wait for this
 
-    async def slow_group_send(group, message):
-        if message.get("type") == "table.changed" and message["version"] == first:
+    async def slow_send_all(layer, messages):
+        if any(message["type"] == "table.changed" and message["version"] == first for _group, message in messages):
             await held.wait()
-        await send(group, message)
+        await send_all(layer, messages)
 
     async def act_as_the_player_to_act():
         hand = await db(running_hand, table)
@@ -38,7 +37,7 @@ def test_a_slow_send_keeps_neither_the_writer_waiting_nor_the_next_change_ahead(
 
     async def scenario():
         spectator = await table_viewer(table).connect()
-        layer.group_send = slow_group_send
+        monkeypatch.setattr(notify, "_send_all", slow_send_all)
         try:
             # Both writers return while the first change's send still waits: they did not wait for it.
             await asyncio.wait_for(act_as_the_player_to_act(), timeout=5)  # the small blind completes
@@ -50,7 +49,7 @@ def test_a_slow_send_keeps_neither_the_writer_waiting_nor_the_next_change_ahead(
                 first + 1,
             ]
         finally:
-            layer.group_send = send
+            monkeypatch.setattr(notify, "_send_all", send_all)
         await spectator.close()
 
     async_to_sync(scenario)()

@@ -56,6 +56,9 @@ def test_reused_fragments_are_exactly_what_rendering_gives(make_player, make_tab
                 with translation.override(language):
                     direct = render_fragment("tables/felt.html", {"view": public_view(state, now), "me": None})
                 assert public[language]["felt"] == direct
+                with translation.override(language):  # the log from its lines kept: as the template writes it
+                    direct = render_fragment("tables/hand_log.html", {"view": public_view(state, now), "me": None})
+                assert public[language]["hand-log"] == direct
             for player in players.values():  # the controls' slot filled in: as the template writes them
                 view, me = views_for(state, player, now)
                 direct = render_fragment("tables/controls.html", {"view": view, "me": me, "request_id": "x"})

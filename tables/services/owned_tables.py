@@ -1,0 +1,217 @@
+"""One owner per table: the process that wrote a table's last action keeps its rows, and applies
+the next action from memory, writing it in one round trip.
+
+Once the table's row lock is held, one statement reads a stamp of every row an action reads: the
+table's, the running hand's and each seat's and its player's ``xmin`` (the transaction that
+wrote that version of the row; any write makes a new one), with the table's version and the
+hand's sequence. When the stamp is the one this process left after its own last write, the
+rows it holds are the rows in the database, and the action is applied to them without
+reading them again; otherwise (another process or path wrote the table since, or nothing is
+held) they are read as before. The action is then written in one statement: its events, the
+hand's row, the stacks that changed and the table's version.
+
+The lock, the sequence check and the unique (hand, sequence) of the log still make one writer
+per table; an entry is taken out while a writer uses it and put back only once its
+transaction commits, so a rolled-back change leaves nothing behind; after a crash or a move
+the rows and the log are read again, as always.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils.translation import gettext
+from psycopg.types.json import Jsonb
+
+from tables.engine.events import Event
+from tables.models import Hand, HandEvent, Seat, Table
+from tables.selectors.hands import running_hand
+
+from .errors import TableError
+
+HELD_TABLES = 4096
+SeatStamp = tuple[int, str, str]  # (seat id, its xmin, its player's xmin)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    table_xmin: str
+    version: int
+    hand_id: int | None
+    hand_xmin: str | None
+    sequence: int | None
+    seats: tuple[SeatStamp, ...]
+
+
+@dataclass
+class Held:
+    stamp: Stamp
+    table: Table
+    hand: Hand | None
+    seats: list[Seat]
+
+
+_held: OrderedDict[int, Held] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _names() -> dict[str, str]:
+    from django.contrib.auth import get_user_model
+
+    return {
+        "table": Table._meta.db_table,
+        "hand": Hand._meta.db_table,
+        "seat": Seat._meta.db_table,
+        "event": HandEvent._meta.db_table,
+        "user": get_user_model()._meta.db_table,
+    }
+
+
+_LOCK_SQL = "SELECT 1 FROM {table} WHERE id = %s FOR UPDATE"
+# Read once the lock is held, in a statement of its own: a statement that waited for the lock
+# sees the rows it does not lock as they were before the writer it waited for committed.
+_STAMP_SQL = """
+SELECT t.xmin::text, t.version, h.id, h.xmin::text, h.sequence,
+       (SELECT coalesce(string_agg(s.id::text || ':' || s.xmin::text || ':' || u.xmin::text, ',' ORDER BY s.id), '')
+          FROM {seat} s JOIN {user} u ON u.id = s.player_id WHERE s.table_id = t.id)
+  FROM {table} t LEFT JOIN {hand} h ON h.table_id = t.id AND h.state = %s
+ WHERE t.id = %s
+"""
+
+
+def _parse_seats(text: str) -> tuple[SeatStamp, ...]:
+    if not text:
+        return ()
+    stamps = []
+    for part in text.split(","):
+        seat_id, seat_xmin, user_xmin = part.split(":")
+        stamps.append((int(seat_id), seat_xmin, user_xmin))
+    return tuple(stamps)
+
+
+def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp]:
+    """Lock the table row (inside atomic()) and return its rows: those this process holds when
+    the stamp read under the lock says they are the database's, else read now. The held entry
+    is taken out either way (``keep_on_commit`` puts one back)."""
+    try:
+        table_id = int(table_id)
+    except (TypeError, ValueError):
+        raise TableError(gettext("That table does not exist.")) from None
+    names = _names()
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_SQL.format(**names), [table_id])
+        if cursor.fetchone() is None:
+            raise TableError(gettext("That table does not exist."))
+        cursor.execute(_STAMP_SQL.format(**names), [Hand.State.RUNNING, table_id])
+        row = cursor.fetchone()
+    stamp = Stamp(row[0], row[1], row[2], row[3], row[4], _parse_seats(row[5]))
+    with _lock:
+        held = _held.pop(table_id, None)
+    if held is not None and held.stamp == stamp:
+        return held.table, held.hand, held.seats, stamp
+    # Read after the stamp: a row written in between looks changed next time, never the reverse.
+    table = Table.objects.get(pk=table_id)
+    hand = running_hand(table)
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk"))
+    return table, hand, seats, stamp
+
+
+def keep_on_commit(table: Table, hand: Hand, seats: list[Seat], stamp: Stamp) -> None:
+    """Hold the rows for the table's next writer once this transaction commits (``stamp``:
+    theirs as the database has them now)."""
+
+    def keep() -> None:
+        with _lock:
+            _held[table.pk] = Held(stamp, table, hand, seats)
+            _held.move_to_end(table.pk)
+            while len(_held) > HELD_TABLES:
+                _held.popitem(last=False)
+
+    transaction.on_commit(keep)
+
+
+def forget(table_id: int) -> None:
+    with _lock:
+        _held.pop(table_id, None)
+
+
+def write_action(
+    *,
+    table: Table,
+    hand: Hand,
+    seats: list[Seat],
+    stamp: Stamp,
+    events: list[Event],
+    first_sequence: int,
+    stacks: dict[int, int],
+    to_act: int,
+    now: datetime,
+) -> Stamp:
+    """Write a mid-hand action in one statement: append ``events`` (``first_sequence``: the
+    number already logged), set the stacks that changed, move the turn to ``to_act`` with its
+    clock, count the action on the hand and bump the table's version. The rows held are
+    updated to match; returns their new stamp."""
+    names = _names()
+    changed = [seat for seat in seats if seat.number in stacks and seat.stack != stacks[seat.number]]
+    params: list[Any] = []  # Jsonb among them: psycopg adapts it; django-stubs' parameter types do not know it
+    event_rows = []
+    for offset, event in enumerate(events):
+        event_rows.append("(%s, %s, %s, %s, %s)")
+        params += [hand.pk, first_sequence + offset, event["type"], Jsonb(event), now]
+    parts = [
+        f"e AS (INSERT INTO {names['event']} (hand_id, sequence, type, payload, created_at) "
+        f"VALUES {', '.join(event_rows)} RETURNING 1)"
+    ]
+    if changed:
+        values = ", ".join(["(%s::bigint, %s::bigint)"] * len(changed))
+        parts.append(
+            f"s AS (UPDATE {names['seat']} AS seat SET stack = v.stack FROM (VALUES {values}) AS v(id, stack) "
+            "WHERE seat.id = v.id RETURNING seat.id, seat.disconnected_at, seat.protected_all_ins_at)"
+        )
+        for seat in changed:
+            params += [seat.pk, stacks[seat.number]]
+    deadline = now + timedelta(seconds=table.time_to_act)
+    parts.append(
+        f"h AS (UPDATE {names['hand']} SET sequence = %s, turn_seat = %s, turn_started_at = %s, "
+        "turn_deadline = %s, grace_given = false WHERE id = %s RETURNING xmin::text AS xmin)"
+    )
+    params += [hand.sequence + 1, to_act, now, deadline, hand.pk]
+    parts.append(f"t AS (UPDATE {names['table']} SET version = %s WHERE id = %s RETURNING 1)")
+    params += [table.version + 1, table.pk]
+    # Two seat columns are written without the table's lock (``presence.player_disconnected``, the
+    # clock's allowance refresh): an update of the stack may land on such a version, so they come back.
+    returned = "(SELECT array_agg(s.id) FROM s), (SELECT array_agg(s.disconnected_at) FROM s), " \
+               "(SELECT array_agg(s.protected_all_ins_at::text) FROM s)" if changed else "NULL, NULL, NULL"  # fmt: skip
+    sql = "WITH " + ", ".join(parts) + f" SELECT h.xmin, (SELECT count(*) FROM e), {returned} FROM h"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        xmin, written, seat_ids, disconnected, allowances = cursor.fetchone()
+    if written != len(events):  # pragma: no cover - the unique (hand, sequence) raises first
+        raise RuntimeError("the action's events were not all written")
+    unlocked = dict(zip(seat_ids or (), zip(disconnected or (), allowances or (), strict=True), strict=True))
+    # The rows held are now what was written: the statement's transaction wrote each new version.
+    for seat in changed:
+        seat.stack = stacks[seat.number]
+        seat.disconnected_at, used = unlocked[seat.pk]
+        seat.protected_all_ins_at = None if used is None else json.loads(used)
+    hand.sequence += 1
+    hand.turn_seat, hand.turn_started_at, hand.turn_deadline, hand.grace_given = to_act, now, deadline, False
+    table.version += 1
+    written_seats = {seat.pk for seat in changed}
+    return Stamp(
+        xmin,
+        table.version,
+        hand.pk,
+        xmin,
+        hand.sequence,
+        tuple(
+            (seat_id, xmin if seat_id in written_seats else seat_xmin, user_xmin)
+            for seat_id, seat_xmin, user_xmin in stamp.seats
+        ),
+    )

@@ -1,0 +1,167 @@
+"""One owner per table (``tables.services.owned_tables``): the process that wrote a table's last
+action applies the next from the rows it holds, and those rows are always the database's; a
+table written by anyone else since is read again, and a change that does not commit leaves
+nothing held. One writer per table (RULES 3.3: the sequence check) holds throughout."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection, transaction
+from django.forms.models import model_to_dict
+from django.utils import timezone
+
+from tables import services
+from tables.engine import IllegalAction
+from tables.models import Hand, Seat, Table
+from tables.selectors.hands import rebuild
+from tables.services import owned_tables, presence
+from tables.services.locking import lock_table
+
+from ..support.tables import running_hand, sit
+
+pytestmark = pytest.mark.django_db
+
+
+def _deal(make_player, make_table, execute, players=6):
+    table = make_table()
+    seated = [make_player() for _ in range(players)]
+    for number, player in enumerate(seated, start=1):
+        sit(table, player, number)
+    with execute(execute=True):
+        services.start_hand_if_due(table_id=table.pk)
+    return table, dict(enumerate(seated, start=1))
+
+
+def _call_or_check(table, by_seat, execute):
+    hand = running_hand(table)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    with execute(execute=True):
+        return services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None,
+                            sequence=hand.sequence)  # fmt: skip
+
+
+def _rows(model, instance):
+    fresh = model.objects.get(pk=instance.pk)
+    return model_to_dict(instance), model_to_dict(fresh)
+
+
+def test_the_rows_held_are_the_database_rows_after_every_action(
+    make_player, make_table, django_capture_on_commit_callbacks
+):
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    held_after = 0
+    while running_hand(table) is not None:
+        _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+        held = owned_tables._held.get(table.pk)
+        if held is None:  # the hand ended (settled through the ORM) or its first action read the rows
+            continue
+        held_after += 1
+        for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
+            kept, stored = _rows(model, instance)
+            assert kept == stored, model
+        assert held.seats[0].player.username  # the players came with their seats
+    assert held_after > 10
+
+
+def test_a_seat_changed_by_another_request_is_read_again(make_player, make_table, django_capture_on_commit_callbacks):
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    for _ in range(2):
+        _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    assert table.pk in owned_tables._held
+    hand = running_hand(table)
+    waiting = next(n for n in by_seat if n != hand.turn_seat)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sit_out(user=by_seat[waiting], table_id=table.pk)  # it waits for the hand's end
+    _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    held = owned_tables._held[table.pk]
+    assert next(seat for seat in held.seats if seat.number == waiting).pending_sit_out
+    assert held.table.version == Table.objects.get(pk=table.pk).version
+
+
+def test_a_seat_written_without_the_table_lock_is_read_again(
+    make_player, make_table, django_capture_on_commit_callbacks
+):
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    for _ in range(2):
+        _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    hand = running_hand(table)
+    gone = next(n for n in by_seat if n != hand.turn_seat)
+    presence.player_disconnected(table_id=table.pk, user=by_seat[gone])  # one unlocked update
+    _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    held = owned_tables._held[table.pk]
+    assert next(seat for seat in held.seats if seat.number == gone).disconnected_at is not None
+
+
+def test_a_refused_action_leaves_nothing_held_and_changes_nothing(
+    make_player, make_table, django_capture_on_commit_callbacks
+):
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks, players=3)
+    _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    assert table.pk in owned_tables._held
+    hand = running_hand(table)
+    with pytest.raises(IllegalAction), django_capture_on_commit_callbacks(execute=True):
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="raise", amount=10**9,
+                     sequence=hand.sequence)  # fmt: skip
+    assert table.pk not in owned_tables._held
+    assert running_hand(table).sequence == hand.sequence
+    _call_or_check(table, by_seat, django_capture_on_commit_callbacks)  # read again, and it goes on
+    assert running_hand(table).sequence == hand.sequence + 1
+
+
+def test_a_stale_sequence_is_refused_by_the_owner_too(make_player, make_table, django_capture_on_commit_callbacks):
+    """RULES 3.3: the same action sent twice applies once, whoever holds the table."""
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+    hand = running_hand(table)
+    player = by_seat[hand.turn_seat]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.act(table_id=table.pk, user=player, kind="call", amount=None, sequence=hand.sequence)
+    with pytest.raises(services.StaleAction):
+        services.act(table_id=table.pk, user=player, kind="call", amount=None, sequence=hand.sequence)
+    assert running_hand(table).sequence == hand.sequence + 1
+
+
+def test_no_such_table_is_refused(make_player):
+    with pytest.raises(services.TableError):
+        services.act(table_id=10**9, user=make_player(), kind="call", amount=None, sequence=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_written_by_a_lock_holder_while_the_action_waits_is_read_again(
+    needs_postgresql, make_player, make_table
+):
+    """The stamp is read once the lock is held: a statement that waited for it would see the
+    seat as it was before the writer it waited for committed, and take the old rows as current."""
+    table = make_table()
+    by_seat = {number: make_player() for number in range(1, 4)}
+    for number, player in by_seat.items():
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk)
+    for _ in range(2):
+        hand = running_hand(table)
+        kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    assert table.pk in owned_tables._held
+    hand = running_hand(table)
+    gone = next(n for n in by_seat if n != hand.turn_seat)
+    locked = threading.Event()
+
+    def mark_gone_under_the_lock():
+        try:
+            with transaction.atomic():
+                lock_table(table.pk)
+                locked.set()
+                time.sleep(0.5)  # the action waits for the lock meanwhile
+                Seat.objects.filter(table=table, number=gone).update(disconnected_at=timezone.now())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=mark_gone_under_the_lock, daemon=True)
+    thread.start()
+    assert locked.wait(10)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    thread.join(10)
+    held = owned_tables._held[table.pk]
+    assert next(seat for seat in held.seats if seat.number == gone).disconnected_at is not None
