@@ -1,6 +1,7 @@
-"""The only write path for chips. Keyword-only, typed, one transaction each.
+"""The only write path for chips, with ``tournament_movements`` (the tournaments' own).
+Keyword-only, typed, one transaction each.
 
-Every function moves chips between two ledger accounts through `_transfer`,
+Every function moves chips between two ledger accounts through `transfer`,
 which locks both account rows in primary-key order (no deadlocks), records
 one balanced transaction, and updates the cached balances.
 
@@ -57,9 +58,6 @@ Kind = LedgerTransaction.Kind
 _REQUEST_ID = re.compile(r"[0-9A-Za-z-]{8,64}")
 # What table movements pay for: one seat occupancy of the tables app.
 _OCCUPANCY = re.compile(r"seat-session:[1-9][0-9]*")
-# What tournament movements pay for: one entry, or one finishing place (RULES 8.1).
-_ENTRY = re.compile(r"entry:[1-9][0-9]*")
-_RESULT = re.compile(r"result:[1-9][0-9]*")
 
 
 @dataclass(frozen=True)
@@ -108,7 +106,7 @@ def grant(*, user: User, amount: int | None = None) -> Transfer:
     """Issue play money to a new player (the sign-up grant): once per player."""
     amount = settings.CHIPS_SIGNUP_GRANT if amount is None else amount
     reference = f"user:{user.pk}"
-    return _transfer(
+    return transfer(
         kind=Kind.GRANT,
         key=f"grant:{reference}",
         reference=reference,
@@ -121,7 +119,7 @@ def grant(*, user: User, amount: int | None = None) -> Transfer:
 def reload(*, user: User, request_id: str, now: datetime | None = None) -> Transfer:
     """Bring everything the player owns back up to the sign-up grant, when eligible."""
     reference = f"user:{user.pk}"
-    key = f"reload:{reference}:{_checked_request_id(request_id)}"
+    key = f"reload:{reference}:{checked_request_id(request_id)}"
     with transaction.atomic():
         # Lock the bankroll first so two reloads cannot both pass the check.
         LedgerAccount.objects.select_for_update().get(pk=bankroll_account(user).pk)
@@ -131,7 +129,7 @@ def reload(*, user: User, request_id: str, now: datetime | None = None) -> Trans
         status = reload_status(user=user, now=now)
         if not status.eligible:
             raise ReloadNotAllowed(status.reason)
-        return _transfer(
+        return transfer(
             kind=Kind.RELOAD,
             key=key,
             reference=reference,
@@ -145,7 +143,7 @@ def reload(*, user: User, request_id: str, now: datetime | None = None) -> Trans
 
 def buy_in(*, user: User, table: Table, amount: int, occupancy: str, request_id: str) -> Transfer:
     """Bankroll -> table escrow, when a player takes a seat: one buy-in per seat occupancy."""
-    return _transfer(
+    return transfer(
         kind=Kind.BUY_IN,
         key=f"buy-in:{_checked_occupancy(occupancy)}",
         reference=occupancy,
@@ -153,15 +151,15 @@ def buy_in(*, user: User, table: Table, amount: int, occupancy: str, request_id:
         destination=table_account(table),
         amount=amount,
         requested_by=user,
-        request_id=_checked_request_id(request_id),
+        request_id=checked_request_id(request_id),
     )
 
 
 def top_up(*, user: User, table: Table, amount: int, occupancy: str, request_id: str) -> Transfer:
     """Bankroll -> table escrow, adding chips to one seat occupancy for one request."""
-    return _transfer(
+    return transfer(
         kind=Kind.TOP_UP,
-        key=f"top-up:{_checked_occupancy(occupancy)}:{_checked_request_id(request_id)}",
+        key=f"top-up:{_checked_occupancy(occupancy)}:{checked_request_id(request_id)}",
         reference=occupancy,
         source=bankroll_account(user),
         destination=table_account(table),
@@ -173,7 +171,7 @@ def top_up(*, user: User, table: Table, amount: int, occupancy: str, request_id:
 
 def cash_out(*, user: User, table: Table, amount: int, occupancy: str) -> Transfer:
     """Table escrow -> bankroll, when a seat occupancy ends: at most once per occupancy."""
-    return _transfer(
+    return transfer(
         kind=Kind.CASH_OUT,
         key=f"cash-out:{_checked_occupancy(occupancy)}",
         reference=occupancy,
@@ -191,9 +189,9 @@ def adjust(*, user: User, amount: int, reason: str, staff: User, request_id: str
     source, destination = house_account(), bankroll_account(user)
     if amount < 0:
         source, destination = destination, source
-    return _transfer(
+    return transfer(
         kind=Kind.ADJUSTMENT,
-        key=f"adjustment:staff-{staff.pk}:{_checked_request_id(request_id)}",
+        key=f"adjustment:staff-{staff.pk}:{checked_request_id(request_id)}",
         reference=f"user:{user.pk}",
         source=source,
         destination=destination,
@@ -208,13 +206,13 @@ def close_bankroll(*, user: User) -> Transfer | None:
     """Bankroll -> house, everything in it, when the player closes their account: once per
     player; afterwards nothing is credited to that bankroll again. None when it was empty.
     The mark of a closed account is the caller's ``User.closed_at``, set in the same
-    transaction: ``_transfer`` reads it under the bankroll's lock, which this holds."""
+    transaction: ``transfer`` reads it under the bankroll's lock, which this holds."""
     account = bankroll_account(user)
     with transaction.atomic():
         locked = LedgerAccount.objects.select_for_update().get(pk=account.pk)
         if locked.balance == 0:
             return None
-        return _transfer(
+        return transfer(
             kind=Kind.CLOSURE,
             key=_closure_key(user.pk),
             reference=f"user:{user.pk}",
@@ -238,93 +236,10 @@ def _bankroll_is_closed(account: LedgerAccount) -> bool:
     return get_user_model().objects.filter(pk=account.user_id, closed_at__isnull=False).exists()
 
 
-# --- the one transfer -----------------------------------------------------------
+# --- the one transfer and its checks ---------------------------------------------
 
 
-# --- tournaments (RULES 8.1, 8.12) ----------------------------------------------------
-
-
-def tournament_buy_in(*, user: User, tournament: Tournament, amount: int, entry: str, request_id: str) -> Transfer:
-    """Bankroll -> the tournament's prize pool: one buy-in per entry (a re-entry is an entry)."""
-    return _transfer(
-        kind=Kind.TOURNEY_BUY_IN,
-        key=f"tourney-buy-in:{_checked(entry, _ENTRY)}",
-        reference=entry,
-        source=bankroll_account(user),
-        destination=tournament_account(tournament),
-        amount=amount,
-        requested_by=user,
-        request_id=_checked_request_id(request_id),
-    )
-
-
-def tournament_add_on(*, user: User, tournament: Tournament, amount: int, entry: str, request_id: str) -> Transfer:
-    """Bankroll -> the prize pool: the entry's one add-on."""
-    return _transfer(
-        kind=Kind.TOURNEY_BUY_IN,
-        key=f"tourney-add-on:{_checked(entry, _ENTRY)}",
-        reference=entry,
-        source=bankroll_account(user),
-        destination=tournament_account(tournament),
-        amount=amount,
-        memo="add-on",
-        requested_by=user,
-        request_id=_checked_request_id(request_id),
-    )
-
-
-def tournament_fee(*, user: User, amount: int, entry: str) -> Transfer:
-    """Bankroll -> the house: the entry fee, once per entry (paid with its buy-in)."""
-    return _transfer(
-        kind=Kind.TOURNEY_FEE,
-        key=f"tourney-fee:{_checked(entry, _ENTRY)}",
-        reference=entry,
-        source=bankroll_account(user),
-        destination=house_account(),
-        amount=amount,
-        requested_by=user,
-    )
-
-
-def tournament_refund(*, user: User, tournament: Tournament, amount: int, entry: str) -> Transfer:
-    """The prize pool -> the bankroll: an entry's buy-in back (unregistering, RULES 8.12), once."""
-    return _transfer(
-        kind=Kind.TOURNEY_REFUND,
-        key=f"tourney-refund:{_checked(entry, _ENTRY)}",
-        reference=entry,
-        source=tournament_account(tournament),
-        destination=bankroll_account(user),
-        amount=amount,
-    )
-
-
-def tournament_fee_refund(*, user: User, amount: int, entry: str) -> Transfer:
-    """The house -> the bankroll: an entry's fee back (RULES 8.12), once."""
-    return _transfer(
-        kind=Kind.TOURNEY_REFUND,
-        key=f"tourney-fee-refund:{_checked(entry, _ENTRY)}",
-        reference=entry,
-        source=house_account(),
-        destination=bankroll_account(user),
-        amount=amount,
-        memo="fee",
-    )
-
-
-def tournament_prize(*, user: User, tournament: Tournament, amount: int, result: str) -> Transfer:
-    """The prize pool -> the bankroll: one finishing place's prize (RULES 8.10), or a share of a
-    cancelled tournament's pool (RULES 8.12), once per result."""
-    return _transfer(
-        kind=Kind.PRIZE,
-        key=f"prize:{_checked(result, _RESULT)}",
-        reference=result,
-        source=tournament_account(tournament),
-        destination=bankroll_account(user),
-        amount=amount,
-    )
-
-
-def _checked(reference: object, pattern: re.Pattern[str]) -> str:
+def checked_reference(reference: object, pattern: re.Pattern[str]) -> str:
     if not isinstance(reference, str) or not pattern.fullmatch(reference):
         raise InvalidRequest(
             gettext("A chip movement must name what it pays for; got %(reference)r.") % {"reference": reference}
@@ -339,7 +254,7 @@ def _check_amount(amount: object, *, allow_negative: bool = False) -> None:
         raise InvalidAmount(gettext("The amount must be a positive number of chips."))
 
 
-def _checked_request_id(request_id: object) -> str:
+def checked_request_id(request_id: object) -> str:
     if not isinstance(request_id, str) or not _REQUEST_ID.fullmatch(request_id):
         raise InvalidRequest(gettext("That request is not valid: reload the page and try again."))
     return request_id
@@ -357,7 +272,7 @@ def _credited(record: LedgerTransaction, user: User) -> int:
     return record.entries.get(account__kind=LedgerAccount.Kind.BANKROLL, account__user=user).amount
 
 
-def _transfer(
+def transfer(
     *,
     kind: str,
     key: str,

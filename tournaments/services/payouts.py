@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Sum
 
-from cashier import services as cashier
+from cashier import tournament_movements
 
 from .. import rules
 from ..models import Entry, Result, Tournament
@@ -37,7 +37,7 @@ def prizes(tournament: Tournament) -> list[int]:
 def pay_results(tournament: Tournament) -> None:
     """Pay every prize won and not yet paid, each once (its result is its idempotency key)."""
     for result in Result.objects.filter(tournament=tournament, paid=False, prize__gt=0).select_related("player"):
-        cashier.tournament_prize(
+        tournament_movements.tournament_prize(
             user=result.player, tournament=tournament, amount=result.prize, result=result.reference
         )
         result.paid = True

@@ -9,7 +9,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from cashier import services as cashier
+from cashier import tournament_movements
 from cashier.errors import CashierError
 from tables.models import Seat
 from tables.selectors.hands import dealt_into, running_hand
@@ -59,7 +59,7 @@ def add_on(*, user, tournament_id: int, request_id: str) -> Entry:
         if dealt_into(running_hand(seat.table), seat):
             raise TournamentError(gettext("Take the add-on between hands."))
         try:
-            cashier.tournament_add_on(
+            tournament_movements.tournament_add_on(
                 user=user,
                 tournament=tournament,
                 amount=tournament.add_on_price,
@@ -91,13 +91,13 @@ def register(*, user, tournament_id: int, request_id: str, now: datetime | None 
             raise TournamentError(refusal)
         entry = Entry.objects.create(tournament=tournament, player=user, buy_in=tournament.buy_in, fee=tournament.fee)
         try:
-            moved = cashier.tournament_buy_in(
+            moved = tournament_movements.tournament_buy_in(
                 user=user, tournament=tournament, amount=tournament.buy_in, entry=entry.reference, request_id=request_id
             )
             if moved.replayed:
                 raise TournamentError(gettext("That request was already made."))
             if tournament.fee:
-                cashier.tournament_fee(user=user, amount=tournament.fee, entry=entry.reference)
+                tournament_movements.tournament_fee(user=user, amount=tournament.fee, entry=entry.reference)
         except CashierError as error:
             raise TournamentError(str(error)) from None
         if tournament.state == Tournament.State.RUNNING:
@@ -129,9 +129,11 @@ def unregister(*, user, tournament_id: int) -> Entry:
 
 
 def refund(tournament: Tournament, entry: Entry) -> None:
-    cashier.tournament_refund(user=entry.player, tournament=tournament, amount=entry.buy_in, entry=entry.reference)
+    tournament_movements.tournament_refund(
+        user=entry.player, tournament=tournament, amount=entry.buy_in, entry=entry.reference
+    )
     if entry.fee:
-        cashier.tournament_fee_refund(user=entry.player, amount=entry.fee, entry=entry.reference)
+        tournament_movements.tournament_fee_refund(user=entry.player, amount=entry.fee, entry=entry.reference)
     entry.state = Entry.State.REFUNDED
     entry.save(update_fields=["state"])
 
