@@ -37,6 +37,20 @@ class Db:
         self.pool.shutdown(wait=True)
 
 
+async def stop_bots(harness: Harness, bots: list, tasks: list[asyncio.Task], db: Db) -> None:
+    """The end of a run: the bots' sockets closed on purpose (not counted as lost), their tasks
+    cancelled and waited for, the database threads shut."""
+    harness.stop.set()
+    for bot in bots:
+        if bot.ws is not None:
+            bot.ws.on_purpose = True
+            bot.ws.abort()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    db.close()
+
+
 def _fresh(fn, args):
     """Call ``fn`` on a usable connection: one broken by a database restart is replaced."""
     from django.db import close_old_connections
@@ -248,13 +262,5 @@ async def play(
         result.unresolved_sent = [at for at in stats.unresolved_sent if t0 <= at < end]
         result.stuck = await harness.db_retrying(running_hands_detail, table_ids)
     finally:
-        harness.stop.set()
-        for bot in bots:
-            if bot.ws is not None:
-                bot.ws.on_purpose = True
-                bot.ws.abort()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        db.close()
+        await stop_bots(harness, bots, tasks, db)
     return result

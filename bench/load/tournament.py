@@ -31,7 +31,7 @@ from . import tournament_checks as checks
 from .bots import Harness, Profile
 from .cpu import CpuMeter, per_action
 from .report import audit, percentiles, span
-from .session import Db
+from .session import Db, stop_bots
 from .stack import ROOT
 from .tournament_bots import TournamentBot
 from .world import BotAccount, make_session, make_user
@@ -176,15 +176,7 @@ async def _play(tournament_id, accounts, ports, profile, seed, route, lead, max_
         for monitor in harness.monitors.values():
             monitor.expire(older_than=0)  # what is still pending now never reached every screen
     finally:
-        harness.stop.set()
-        for bot in bots:
-            if bot.ws is not None:
-                bot.ws.on_purpose = True
-                bot.ws.abort()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        db.close()
+        await stop_bots(harness, bots, tasks, db)
     out["bots"], out["stats"] = bots, harness.stats
     return out
 
