@@ -1,8 +1,11 @@
 """``sweep``: the ``load`` run at several table counts, each on a fresh database and stack,
 written as a Markdown table and a plot (served actions/s, p50 and p99 against tables).
 
-A size that does not keep up is a figure, not a failure of the sweep: the sweep fails only
-when a run's chip audit fails, a hand is stuck after the drain or a process logged an error.
+A size that does not keep up is a figure, not a failure of the sweep. The sweep fails when a
+run's chip audit fails, a hand is stuck after the drain or a process logged an error, and when
+the room falls over past its saturation: the largest size (the sweep's overload point, 2x
+the saturation size or more) serving less than ``GRACEFUL_SHARE`` of the peak actions/s
+that any size served (``overload_failures``).
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+
+# Past saturation the room slows down instead of falling over: its largest size keeps at least
+# this share of the best served throughput of the sweep.
+GRACEFUL_SHARE = 0.9
 
 COLUMNS = (
     ("tables", "tables"),
@@ -62,8 +69,25 @@ def run_sweep(args, *, env: dict[str, str], log_dir: Path, log) -> dict:
         table = write_figures(
             rows, log_dir, args.figures_dir
         )  # after every size: a long sweep cut short keeps its rows
+    failures += overload_failures(rows)
     log(table)
     return {"rows": rows, "failures": failures}
+
+
+def overload_failures(rows: list[dict]) -> list[str]:
+    """The sweep's largest size against its peak: served actions/s under ``GRACEFUL_SHARE`` of
+    the best any size served means that past saturation the room fell over."""
+    if len(rows) < 2:
+        return []
+    largest = max(rows, key=lambda row: row["tables"])
+    peak = max(rows, key=lambda row: row["served_per_second"] or 0)
+    served, best = largest["served_per_second"] or 0, peak["served_per_second"] or 0
+    if best and served < GRACEFUL_SHARE * best:
+        return [
+            f"{largest['tables']} tables served {served} actions/s, under {GRACEFUL_SHARE:.0%} of the peak "
+            f"{best} actions/s (at {peak['tables']} tables): past saturation the room fell over"
+        ]
+    return []
 
 
 def write_figures(rows: list[dict], log_dir: Path, figures_dir: Path | None) -> str:
