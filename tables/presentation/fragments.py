@@ -63,7 +63,9 @@ class _UiMacros(Protocol):
 
     def card(self, card: CardView) -> Markup: ...
     def seat_box(self, seat: SeatView, view: TableView) -> Markup: ...
-    def dealt_line(self, line: LogLine) -> Markup: ...
+    def dealt_line(self, line: LogLine | None) -> Markup: ...
+    def hand_log_open(self, view: TableView) -> Markup: ...
+    def hand_log_close(self, view: TableView) -> Markup: ...
     def lobby_row(self, row: LobbyRow) -> Markup: ...
     def log_line(self, line: LogLine) -> Markup: ...
 
@@ -93,16 +95,32 @@ def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str
     view model is the same, and updated."""
     context = {"view": view, "me": None, "log_line_html": _log_line_html}
     if memo is None:
-        felt = _render(PUBLIC_FRAGMENTS["felt"], {**context, "seat_boxes": _seat_boxes(view, None, None)})
-    else:
-        with fragment_translations():
-            felt = _felt(view, memo)
-    return {
-        "felt": felt,
-        "hand-log": reuse_or_render(
-            memo, "hand-log", hand_log_model(view, None), lambda: _render(PUBLIC_FRAGMENTS["hand-log"], context)
-        ),
-    }
+        return {
+            "felt": _render(PUBLIC_FRAGMENTS["felt"], {**context, "seat_boxes": _seat_boxes(view, None, None)}),
+            "hand-log": _render(PUBLIC_FRAGMENTS["hand-log"], context),
+        }
+    with fragment_translations():
+        return {
+            "felt": _felt(view, memo),
+            "hand-log": reuse_or_render(memo, "hand-log", hand_log_model(view, None), partial(_hand_log, view, memo)),
+        }
+
+
+def _hand_log(view: TableView, memo: Memo) -> str:
+    """The public hand log put together as ``hand_log.html`` puts it: its lines are kept
+    (``_log_line_html``), only a new one is rendered."""
+    ui = _macros()
+    has_lines = bool(view.log)
+    opening = reuse_or_render(memo, "log-open", (view.hand.number if view.hand else None, has_lines),
+                              lambda: str(ui.hand_log_open(view)))  # fmt: skip
+    closing = reuse_or_render(memo, "log-close", has_lines, lambda: str(ui.hand_log_close(view)))
+    lines = [
+        reuse_or_render(memo, "dealt-slot", True, lambda: str(ui.dealt_line(None)))
+        if line.kind == "dealt-slot"
+        else _log_line_html(line)
+        for line in view.log
+    ]
+    return (opening + "\n".join(lines) + closing).strip()
 
 
 def _felt(view: TableView, memo: Memo) -> str:
