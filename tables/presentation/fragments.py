@@ -109,7 +109,7 @@ def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str
 def _hand_log(view: TableView, memo: Memo) -> str:
     """The public hand log put together as ``hand_log.html`` puts it: its lines are kept
     (``_log_line_html``), only a new one is rendered."""
-    ui = _macros()
+    ui, language = _macros(), get_language()
     has_lines = bool(view.log)
     opening = reuse_or_render(memo, "log-open", (view.hand.number if view.hand else None, has_lines),
                               lambda: str(ui.hand_log_open(view)))  # fmt: skip
@@ -117,7 +117,7 @@ def _hand_log(view: TableView, memo: Memo) -> str:
     lines = [
         reuse_or_render(memo, "dealt-slot", True, lambda: str(ui.dealt_line(None)))
         if line.kind == "dealt-slot"
-        else _log_line_html(line)
+        else _log_line_html(line, language)
         for line in view.log
     ]
     return (opening + "\n".join(lines) + closing).strip()
@@ -170,8 +170,8 @@ _line_html: dict[tuple[int, str | None], tuple[LogLine, Markup]] = {}
 LINES_KEPT = 20_000
 
 
-def _log_line_html(line: LogLine) -> Markup:
-    key = (id(line), get_language())
+def _log_line_html(line: LogLine, language: str | None = None) -> Markup:
+    key = (id(line), language or get_language())
     found = _line_html.get(key)
     if found is not None and found[0] is line:
         return found[1]

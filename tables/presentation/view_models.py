@@ -130,6 +130,8 @@ def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
 
 
 def seat_box_model(view: TableView, seat: SeatView) -> SeatBoxModel:
+    if seat.bet:  # drawn beside the box (``seat_extras``), not in it: a new street leaves the box as it was
+        seat = dataclasses.replace(seat, bet=0)
     return SeatBoxModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
 
 
