@@ -56,5 +56,5 @@ def _card_view(language: str, text: str, highlighted: bool, in_best_hand: bool) 
 
 
 def card_views(texts: Iterable[str], highlight: Iterable[str] = (), best: Iterable[str] = ()) -> list[CardView]:
-    winners, best_five = set(highlight), set(best)
-    return [card_view(text, text in winners, text in best_five) for text in texts]
+    winners, best_five, language = set(highlight), set(best), get_language()  # found once, not per card
+    return [_card_view(language, text, text in winners, text in best_five) for text in texts]

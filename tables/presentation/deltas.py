@@ -17,7 +17,21 @@ from collections import OrderedDict
 
 
 def digest(html: str) -> str:
-    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+    """The digest of ``html``; that of a fragment's HTML kept and sent again (``view_models``)
+    is worked out once, kept with the string (held in the entry, so its id is not reused
+    while the entry lives)."""
+    found = _digested.get(id(html))
+    if found is not None and found[0] is html:
+        return found[1]
+    made = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+    if len(_digested) >= DIGESTS_KEPT:
+        _digested.clear()
+    _digested[id(html)] = (html, made)
+    return made
+
+
+_digested: dict[int, tuple[str, str]] = {}
+DIGESTS_KEPT = 4096
 
 
 def digests(fragments: dict[str, str]) -> dict[str, str]:

@@ -4,7 +4,10 @@ A screen is the public fragments (the same for everyone at the table) followed
 by its viewer's own: the layout seen from their seat, their seat box and
 "Dealt to you" line (which patch the public felt and log, so they must follow
 them), their controls and seat forms. The templates are Jinja2
-(``templates/fragments``): they are rendered on every change.
+(``templates/fragments``). A change's screens reuse what was rendered for the same view
+model (``view_models``): the felt and the controls are put together from their pieces
+(``felt_parts.html``, ``controls_parts.html``) as their templates put them together, so only
+the pieces that changed are rendered again.
 """
 
 from __future__ import annotations
@@ -29,13 +32,18 @@ from .layout import seat_spots
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
 from .view_models import (
+    ControlsBodyModel,
     Memo,
-    controls_model,
+    controls_body_model,
+    controls_open_model,
     dealt_model,
+    felt_center_model,
+    felt_close_model,
     hand_log_model,
     own_seat_model,
     reuse_or_render,
     seat_box_model,
+    seat_extras_model,
     seat_panel_model,
 )
 from .viewer_view import ViewerView
@@ -47,6 +55,7 @@ PATCHES = {"felt": ("own-seat",), "hand-log": ("dealt-to-you",)}
 REQUEST_ID_SLOT = "request-id-slot"
 WAITING_FOR_SLOT = "waiting-for-slot"
 SEQUENCE_SLOT = "sequence-slot"
+VERSION_SLOT = "version-slot"
 
 
 class _UiMacros(Protocol):
@@ -54,22 +63,90 @@ class _UiMacros(Protocol):
 
     def card(self, card: CardView) -> Markup: ...
     def seat_box(self, seat: SeatView, view: TableView) -> Markup: ...
-    def dealt_line(self, line: LogLine) -> Markup: ...
+    def dealt_line(self, line: LogLine | None) -> Markup: ...
+    def hand_log_open(self, view: TableView) -> Markup: ...
+    def hand_log_close(self, view: TableView) -> Markup: ...
     def lobby_row(self, row: LobbyRow) -> Markup: ...
     def log_line(self, line: LogLine) -> Markup: ...
+
+
+class _FeltMacros(Protocol):
+    """The felt's pieces (``tables/felt_parts.html``)."""
+
+    def felt_open(self, view: TableView, version: object) -> Markup: ...
+    def felt_center(self, view: TableView) -> Markup: ...
+    def seat_extras(self, seat: SeatView, dead_button: bool) -> Markup: ...
+    def felt_close(self, view: TableView) -> Markup: ...
+
+
+class _ControlsMacros(Protocol):
+    """The controls' pieces (``tables/controls_parts.html``)."""
+
+    def controls_open(self, view: TableView, me: ViewerView, sequence: object) -> Markup: ...
+    def my_cards(self, cards: list[CardView]) -> Markup: ...
+    def readout(self, readout: object) -> Markup: ...
+    def controls_body(
+        self, controls: object, can_show_cards: bool, waiting: bool, waiting_for: str, sequence: object
+    ) -> Markup: ...
 
 
 def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str]:
     """``memo``: what was rendered last for this audience (``view_models``), reused where the
     view model is the same, and updated."""
     context = {"view": view, "me": None, "log_line_html": _log_line_html}
-    felt_context = {**context, "seat_boxes": _seat_boxes(view, None, memo)}
-    return {
-        "felt": _render(PUBLIC_FRAGMENTS["felt"], felt_context),  # it carries the version: new every time
-        "hand-log": reuse_or_render(
-            memo, "hand-log", hand_log_model(view, None), lambda: _render(PUBLIC_FRAGMENTS["hand-log"], context)
-        ),
-    }
+    if memo is None:
+        return {
+            "felt": _render(PUBLIC_FRAGMENTS["felt"], {**context, "seat_boxes": _seat_boxes(view, None, None)}),
+            "hand-log": _render(PUBLIC_FRAGMENTS["hand-log"], context),
+        }
+    with fragment_translations():
+        return {
+            "felt": _felt(view, memo),
+            "hand-log": reuse_or_render(memo, "hand-log", hand_log_model(view, None), partial(_hand_log, view, memo)),
+        }
+
+
+def _hand_log(view: TableView, memo: Memo) -> str:
+    """The public hand log put together as ``hand_log.html`` puts it: its lines are kept
+    (``_log_line_html``), only a new one is rendered."""
+    ui, language = _macros(), get_language()
+    has_lines = bool(view.log)
+    opening = reuse_or_render(memo, "log-open", (view.hand.number if view.hand else None, has_lines),
+                              lambda: str(ui.hand_log_open(view)))  # fmt: skip
+    closing = reuse_or_render(memo, "log-close", has_lines, lambda: str(ui.hand_log_close(view)))
+    lines = [
+        reuse_or_render(memo, "dealt-slot", True, lambda: str(ui.dealt_line(None)))
+        if line.kind == "dealt-slot"
+        else _log_line_html(line, language)
+        for line in view.log
+    ]
+    return (opening + "\n".join(lines) + closing).strip()
+
+
+def _felt(view: TableView, memo: Memo) -> str:
+    """The public felt put together from its pieces as ``felt.html`` puts them, each reused from
+    ``memo`` while its view model is the same: the table's version goes into a slot."""
+    parts = cast(_FeltMacros, _template("tables/felt_parts.html").module)
+    seat_count = view.table.seat_count
+    opening = reuse_or_render(memo, "felt-open", seat_count, lambda: str(parts.felt_open(view, VERSION_SLOT)))
+    html = [opening.replace(VERSION_SLOT, str(view.version), 1)]
+    html.append(reuse_or_render(memo, "felt-center", felt_center_model(view), lambda: str(parts.felt_center(view))))
+    boxes = _seat_boxes(view, None, memo)
+    for seat in view.seats:
+        html.append(boxes[seat.number])
+        model = seat_extras_model(view, seat)
+        if model.bet or model.is_button:
+            html.append(
+                reuse_or_render(
+                    memo, f"extras-{seat.number}", model, partial(_seat_extras_html, parts, seat, model.dead_button)
+                )
+            )
+    html.append(reuse_or_render(memo, "felt-close", felt_close_model(view), lambda: str(parts.felt_close(view))))
+    return "".join(html).strip()
+
+
+def _seat_extras_html(parts: _FeltMacros, seat: SeatView, dead_button: bool) -> str:
+    return str(parts.seat_extras(seat, dead_button))
 
 
 def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> dict[int, Markup]:
@@ -93,8 +170,8 @@ _line_html: dict[tuple[int, str | None], tuple[LogLine, Markup]] = {}
 LINES_KEPT = 20_000
 
 
-def _log_line_html(line: LogLine) -> Markup:
-    key = (id(line), get_language())
+def _log_line_html(line: LogLine, language: str | None = None) -> Markup:
+    key = (id(line), language or get_language())
     found = _line_html.get(key)
     if found is not None and found[0] is line:
         return found[1]
@@ -130,25 +207,42 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
         fragments["dealt-to-you"] = reuse_or_render(
             memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(dealt_line))
         )
-    # Rendered with a slot for whom a waiting player waits (the turn moves on every action) and
-    # one for the hand's sequence, filled in after: the rest of the controls change less often.
-    model = controls_model(view, me)
-    controls = reuse_or_render(memo, "controls", model, partial(_controls_html, context))
-    if model.waiting_for:
-        clock = view.clock
-        assert clock is not None  # someone is to act: the clock runs
-        controls = controls.replace(WAITING_FOR_SLOT, str(escape(clock.player)))
-    if me.controls is not None:
-        controls = controls.replace(SEQUENCE_SLOT, str(me.controls.sequence))
-    fragments["controls"] = controls
+    fragments["controls"] = _render("tables/controls.html", context) if memo is None else _controls(view, me, memo)
     fragments["seat-panel"] = reuse_or_render(
         memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", context)
     )
     return fragments
 
 
-def _controls_html(context: dict[str, object]) -> str:
-    return _render("tables/controls.html", {**context, "waiting_for": WAITING_FOR_SLOT, "sequence_slot": SEQUENCE_SLOT})
+def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
+    """The controls put together from their pieces as ``controls.html`` puts them, each reused
+    from ``memo`` while its view model is the same: a new street renders again the cards and
+    the readout, not the buttons. Rendered with a slot for the hand's sequence and one for whom
+    a waiting player waits (the turn moves on every action), filled in after."""
+    parts = cast(_ControlsMacros, _template("tables/controls_parts.html").module)
+    opening = reuse_or_render(
+        memo, "controls-open", controls_open_model(view, me), lambda: str(parts.controls_open(view, me, SEQUENCE_SLOT))
+    )
+    body_model = controls_body_model(view, me)
+    body = reuse_or_render(memo, "controls-body", body_model, partial(_controls_body_html, parts, body_model))
+    if me.controls is not None:
+        sequence = str(me.controls.sequence)
+        opening, body = opening.replace(SEQUENCE_SLOT, sequence), body.replace(SEQUENCE_SLOT, sequence)
+    elif body_model.waiting and not body_model.can_show_cards:
+        clock = view.clock
+        assert clock is not None  # someone is to act: the clock runs
+        body = body.replace(WAITING_FOR_SLOT, str(escape(clock.player)))
+    cards = tuple(me.my_cards)
+    my_cards = reuse_or_render(memo, "my-cards", cards, lambda: str(parts.my_cards(me.my_cards))) if cards else ""
+    readout = me.readout
+    said = reuse_or_render(memo, "readout", readout, lambda: str(parts.readout(readout))) if readout else ""
+    return (opening + my_cards + said + body + "\n</div>").strip()
+
+
+def _controls_body_html(parts: _ControlsMacros, model: ControlsBodyModel) -> str:
+    return str(
+        parts.controls_body(model.controls, model.can_show_cards, model.waiting, WAITING_FOR_SLOT, SEQUENCE_SLOT)
+    )
 
 
 def page_fragments(view: TableView, me: ViewerView, request_id: str) -> dict[str, SafeString]:

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from tables.engine import PlayerStatus
-from tables.engine.events import EventType
+from tables.engine.events import Event, EventType
 from tables.engine.projection import view_for, visible_events
 from tables.models import Hand, Seat, Table
 from tables.selectors.table_state import TableState
@@ -25,6 +25,7 @@ from .cards import CardView, card_views
 from .log_lines import LogLine, log_lines
 from .wording import five_in_words, street_title
 
+_DEALT = EventType.HOLE_CARDS_DEALT
 _ENGINE_STATUS_LABELS = {
     PlayerStatus.FOLDED: gettext_noop("Folded"),
     PlayerStatus.ALL_IN: gettext_noop("All-in"),
@@ -209,7 +210,29 @@ def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     )
     if running:
         view.clock = _clock(view, hand, now)
-    view.log = log_lines(visible_events(state.events, None), dealt_slot=True)
+    view.log = log_lines(_public_events(state.events), dealt_slot=True)
+
+
+# A spectator's copy of each deal event (``visible_events`` hides its cards), kept while the
+# event is: a held hand's log is the same event objects from one action to the next, so the
+# copies are too, and their lines are worded once (``log_lines``). Keyed by the event object
+# (held in the entry, so its id is not reused while the entry lives).
+_hidden: dict[int, tuple[Event, Event]] = {}
+HIDDEN_KEPT = 20_000
+
+
+def _public_events(events: list[Event]) -> list[Event]:
+    public = []
+    for event in events:
+        if event["type"] == _DEALT:
+            found = _hidden.get(id(event))
+            if found is None or found[0] is not event:
+                if len(_hidden) >= HIDDEN_KEPT:
+                    _hidden.clear()
+                found = _hidden[id(event)] = (event, visible_events((event,), None)[0])
+            event = found[1]
+        public.append(event)
+    return public
 
 
 def _winnings(results: list[dict[str, Any]]) -> dict[int, int]:

@@ -5,8 +5,11 @@ player) only when its view model differs from the one this process rendered for 
 audience last: the same model renders the same HTML, so the HTML rendered then is reused.
 A seat box or the controls of a player whose state did not change cost a comparison.
 
-A fragment whose template reads something a model here does not hold (the felt carries the
-table's version) has no model (``None``) and is rendered every time.
+The felt and the controls change on almost every action, but little of them does: they are
+put together from pieces (``fragments``), each with its own model here, so an action renders
+again only its pieces that changed (a bet, the centre's pot); the table's version, the hand's
+sequence and whom a player waits for go into slots of the kept HTML. A fragment whose template
+reads something no model holds has no model (``None``) and is rendered every time.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import NamedTuple
 from .cards import CardView
 from .controls import ActionControls
 from .log_lines import LogLine
-from .table_view import SeatView, TableView, TurnClock
-from .viewer_view import HandReadout, ViewerView
+from .table_view import PotView, SeatView, TableView, TurnClock
+from .viewer_view import ViewerView
 
 
 @dataclass(frozen=True)
@@ -47,15 +50,55 @@ class DealtModel:
 
 
 @dataclass(frozen=True)
-class ControlsModel:
+class FeltCenterModel:
+    """The middle of the felt: the hand's title, board and pots (``felt_center``)."""
+
+    hand_number: int | None  # None: no hand yet
+    is_over: bool = False
+    street: str = ""
+    board: tuple[CardView, ...] = ()
+    total_pot: int = 0
+    pots: tuple[PotView, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatExtrasModel:
+    """What the felt draws at a seat besides its box: its bet and the dealer button (``seat_extras``)."""
+
+    number: int
+    player: str | None
+    bet: int
+    is_button: bool
+    dead_button: bool
+
+
+@dataclass(frozen=True)
+class FeltCloseModel:
+    """The fair-deal line under the felt (``felt_close``)."""
+
+    merkle_root: str
+    next_seed_commitment: str
+
+
+@dataclass(frozen=True)
+class ControlsOpenModel:
+    """The controls' element itself, its data attributes (``controls_open``; the sequence: a slot)."""
+
     hand_number: int | None
     in_running_hand: bool
-    controls: ActionControls | None
+    has_controls: bool
+    can_check: bool
     stack_and_bet: tuple[int | None, int] | None  # the own seat's, shown with the controls
-    my_cards: tuple[CardView, ...]
-    readout: HandReadout | None
+
+
+@dataclass(frozen=True)
+class ControlsBodyModel:
+    """The buttons, the offer to show, or the line saying whom the viewer waits for (``controls_body``:
+    the sequence and whom, slots)."""
+
+    controls: ActionControls | None
     can_show_cards: bool
-    waiting_for: bool  # the viewer is in the hand, waiting for another's turn (whose: filled in the HTML)
+    waiting: bool  # the viewer is in the hand, waiting for another's turn
 
 
 @dataclass(frozen=True)
@@ -87,6 +130,8 @@ def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
 
 
 def seat_box_model(view: TableView, seat: SeatView) -> SeatBoxModel:
+    if seat.bet:  # drawn beside the box (``seat_extras``), not in it: a new street leaves the box as it was
+        seat = dataclasses.replace(seat, bet=0)
     return SeatBoxModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
 
 
@@ -98,18 +143,39 @@ def dealt_model(me: ViewerView) -> DealtModel | None:
     return None if me.dealt_line is None else DealtModel(me.dealt_line)
 
 
-def controls_model(view: TableView, me: ViewerView) -> ControlsModel:
+def felt_center_model(view: TableView) -> FeltCenterModel:
+    hand = view.hand
+    if hand is None:
+        return FeltCenterModel(None)
+    return FeltCenterModel(hand.number, hand.is_over, hand.street, tuple(hand.board), hand.total_pot, tuple(hand.pots))
+
+
+def seat_extras_model(view: TableView, seat: SeatView) -> SeatExtrasModel:
+    dead = seat.is_button and view.hand is not None and view.hand.dead_button
+    return SeatExtrasModel(seat.number, seat.player, seat.bet, seat.is_button, dead)
+
+
+def felt_close_model(view: TableView) -> FeltCloseModel:
+    return FeltCloseModel(view.hand.merkle_root if view.hand else "", view.table.next_seed_commitment)
+
+
+def controls_open_model(view: TableView, me: ViewerView) -> ControlsOpenModel:
     controls = me.controls
-    waiting_for = controls is None and not me.can_show_cards and me.in_running_hand and view.clock is not None
-    return ControlsModel(
+    return ControlsOpenModel(
         hand_number=view.hand.number if view.hand else None,
         in_running_hand=me.in_running_hand,
-        controls=None if controls is None else dataclasses.replace(controls, sequence=0),  # a slot in the HTML
+        has_controls=controls is not None,
+        can_check=controls is not None and controls.can_check,
         stack_and_bet=(me.own_seat.stack, me.own_seat.bet) if controls is not None and me.own_seat else None,
-        my_cards=tuple(me.my_cards),
-        readout=me.readout,
+    )
+
+
+def controls_body_model(view: TableView, me: ViewerView) -> ControlsBodyModel:
+    controls = me.controls
+    return ControlsBodyModel(
+        controls=None if controls is None else dataclasses.replace(controls, sequence=0),  # a slot in the HTML
         can_show_cards=me.can_show_cards,
-        waiting_for=waiting_for,
+        waiting=me.in_running_hand and view.clock is not None,
     )
 
 

@@ -83,6 +83,12 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     rendered: list[str] = []
     real_render = fragments._render
     monkeypatch.setattr(fragments, "_render", lambda name, context: rendered.append(name) or real_render(name, context))
+    # With the memo the felt and the controls are put together from pieces: count the pieces rendered.
+    for piece in ("_controls_body_html", "_seat_extras_html", "_seat_box_html"):
+        real = getattr(fragments, piece)
+        monkeypatch.setattr(
+            fragments, piece, lambda *args, real=real, piece=piece: rendered.append(piece) or real(*args)
+        )
     memo = RenderedFragments()
     start_hand(table)
     screens(load_table_state(table.pk), timezone.now(), memo)
@@ -100,5 +106,10 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     # A seat panel changes only with its own seat (the caller's stack); the controls of a
     # player waiting name whom they wait for, and the turn comes round again: reused.
     assert all(change.count("tables/seat_panel.html") <= 1 for change in renders[:-1])
-    controls = sum(change.count("tables/controls.html") for change in renders)
+    assert not any("tables/controls.html" in change or "tables/felt.html" in change for change in renders)
+    controls = sum(change.count("_controls_body_html") for change in renders)
     assert controls < 2 * len(renders) < 6 * len(renders)
+    # The felt, in each of the two languages: the boxes of the seat that acted and of the seat
+    # to act, their bets, not every seat's.
+    assert all(change.count("_seat_box_html") <= 2 * 2 for change in renders[:-1])
+    assert all(change.count("_seat_extras_html") <= 2 * 2 for change in renders[:-1])
