@@ -10,7 +10,12 @@ watcher. Past that everyone is refused, so the work queued in a process stays bo
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
-only when the process is past its bound.
+only when the process is past its bound and under twice it.
+
+A refusal costs as little as it can, since a busy process makes many: at twice the bound,
+where nobody is taken, ``RefuseWhenSwamped`` refuses in the handshake, before the session,
+the user and the consumer (no cache read, no database), in the language the browser asks
+for (its cookie, else its Accept-Language).
 """
 
 from __future__ import annotations
@@ -21,6 +26,14 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from accounts.languages import supported
+from operations import metrics
+from tables.presentation.fragments import error_fragment
 
 logger = logging.getLogger(__name__)
 
@@ -46,15 +59,22 @@ class InFlight:
 
     def admits(self, seated: bool | None) -> bool:
         """Whether a new socket is taken now; ``seated``: its user has a seat at its table
-        (None: not asked, the process is under its bound)."""
+        (None: not asked, the process is under its bound or at twice it)."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
         if self.count < bound:
             return True
         return bool(seated) and self.count < 2 * bound
 
     @property
-    def past_bound(self) -> bool:
-        return self.count >= settings.WEBSOCKET_MAX_IN_FLIGHT
+    def asks_seated(self) -> bool:
+        """Whether a socket's seat decides: past the bound, under twice it."""
+        bound = settings.WEBSOCKET_MAX_IN_FLIGHT
+        return bound <= self.count < 2 * bound
+
+    @property
+    def swamped(self) -> bool:
+        """At twice the bound: no new socket is taken, a seated player's neither."""
+        return self.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
 
 
 in_flight = InFlight()
@@ -85,3 +105,57 @@ def is_seated(table_id: int, user_id: int | None) -> bool:
     except Exception:
         return False  # the cache away: treated as a watcher
     return user_id in seated
+
+
+def busy_text() -> str:
+    return gettext("The room is busy: reconnecting in a moment.")
+
+
+# The refusal's frame in each language, rendered once.
+_refusals: dict[str, str] = {}
+
+SWAMPED_PATHS = ("/ws/tables/", "/ws/lobby/", "/ws/tournaments/")  # the sockets that ``busy_refusal``
+
+
+def _browser_language(scope) -> str:
+    """The language a socket's browser asks for, from its handshake alone (the language cookie,
+    else Accept-Language): the user is not known yet."""
+    headers = dict(scope.get("headers") or [])
+    cookie = headers.get(b"cookie")
+    if cookie:
+        chosen = parse_cookie(cookie.decode("latin-1")).get(settings.LANGUAGE_COOKIE_NAME)
+        if chosen and (found := supported(chosen)):
+            return found
+    for code, _quality in parse_accept_lang_header(headers.get(b"accept-language", b"").decode("latin-1")):
+        if code != "*" and (found := supported(code)):
+            return found
+    return settings.LANGUAGE_CODE
+
+
+def _refusal_frame(language: str) -> str:
+    frame = _refusals.get(language)
+    if frame is None:
+        with translation.override(language):
+            frame = _refusals[language] = error_fragment(busy_text())
+    return frame
+
+
+class RefuseWhenSwamped:
+    """ASGI middleware for the websockets: while this process is at twice its bound of work in
+    flight, a room socket is refused at its handshake (accepted, told, closed with 1013), before
+    its session, user or consumer cost anything. Staff sockets go on to their consumer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if not (in_flight.swamped and scope.get("path", "").startswith(SWAMPED_PATHS)):
+            return await self.app(scope, receive, send)
+        message = await receive()
+        if message.get("type") != "websocket.connect":
+            return None  # gone before its handshake
+        metrics.CONNECTS_REFUSED.labels("busy").inc()
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": _refusal_frame(_browser_language(scope))})
+        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
+        return None

@@ -125,14 +125,14 @@ class TableConsumer(GuardedConsumer):
         self.showing_error = False
         self.presence = ()
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
-        if self.user.is_authenticated:
-            self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
-            self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
         # seated player's still taken (``admission``): who is seated comes from the cache.
         user_id = self.user.pk if self.user.is_authenticated else None
         if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id)):
             return
+        if self.user.is_authenticated:
+            self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
+            self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
         try:
             await self.open_socket()
         finally:

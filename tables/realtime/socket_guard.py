@@ -60,12 +60,13 @@ class GuardedConsumer(RecoveringConsumer):
         """Past this process's bound of work in flight (``admission``): accept, say so and
         close with 1013, before any database work; returns whether refused. ``seated``: a
         callable telling (from the cache) whether the socket is a seated player's, asked
-        only past the bound. Admitted, the socket counts as in flight until ``settled``."""
+        only past the bound and under twice it (at twice it nobody is taken). Admitted, the socket counts as in flight until ``settled``."""
         flight = admission.in_flight
-        is_seated = seated() if seated is not None and flight.past_bound else None
+        is_seated = seated() if seated is not None and flight.asks_seated else None
         if not flight.admits(is_seated):
+            metrics.CONNECTS_REFUSED.labels("busy").inc()
             await self.accept()
-            await self.refuse(gettext("The room is busy: reconnecting in a moment."), code=admission.TRY_AGAIN_LATER)
+            await self.refuse(admission.busy_text(), code=admission.TRY_AGAIN_LATER)
             return True
         flight.enter()
         self.opening_in_flight = True
