@@ -31,6 +31,7 @@ from operations import metrics
 from tables.presentation.fragments import error_fragment
 
 from . import admission, sockets
+from .cache_threads import on_counts_thread
 from .frame_budgets import TokenBucket, budgets
 from .socket_recovery import RecoveringConsumer
 
@@ -85,7 +86,7 @@ class GuardedConsumer(RecoveringConsumer):
         keys = [sockets.ip_key(client_address(self.scope))]
         if user.is_authenticated:
             keys.append(sockets.user_key(user.pk))
-        totals = sockets.counts.totals(keys)
+        totals = await on_counts_thread(sockets.counts.totals)(keys)
         over_ip = totals[keys[0]] >= settings.WEBSOCKET_MAX_PER_IP
         over_user = user.is_authenticated and totals[keys[1]] >= settings.WEBSOCKET_MAX_PER_USER
         await self.accept()
@@ -94,7 +95,7 @@ class GuardedConsumer(RecoveringConsumer):
             await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
         self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
-        sockets.counts.opened(self.counted)
+        await on_counts_thread(sockets.counts.opened)(self.counted)
         self.open_sockets = metrics.SOCKETS_OPEN.labels(
             self.page, "logged_in" if user.is_authenticated else "anonymous"
         )
@@ -112,9 +113,9 @@ class GuardedConsumer(RecoveringConsumer):
         """Stop counting this socket (from ``disconnect``), whatever the channel layer says."""
         self.settled()
         if self.counted:
-            sockets.counts.closed(self.counted)
-            self.counted = []
+            counted, self.counted = self.counted, []
             self.open_sockets.dec()
+            await on_counts_thread(sockets.counts.closed)(counted)
         await self.leave_groups(getattr(self, "session_groups", ()))
 
     def memberships(self) -> list[str]:
