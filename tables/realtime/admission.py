@@ -73,11 +73,16 @@ class InFlight:
 
     @property
     def swamped(self) -> bool:
-        """At twice the bound: no new socket is taken, a seated player's neither."""
-        return self.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
+        """At twice the bound, counting the handshakes still reading their session and user
+        (``handshakes``): no new socket is taken, a seated player's neither."""
+        return self.count + handshakes.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
 
 
 in_flight = InFlight()
+# The room sockets between their handshake's start and its answer (accepted or closed): on a
+# starved machine they wait there, for the cache and the database, unseen by ``in_flight``
+# until their consumer runs; past the client's patience they are given up and tried again.
+handshakes = InFlight()
 
 # What this process last wrote for each table: written again only when it changes.
 _written: dict[int, frozenset[int]] = {}
@@ -149,8 +154,10 @@ class RefuseWhenSwamped:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if not (in_flight.swamped and scope.get("path", "").startswith(SWAMPED_PATHS)):
+        if not scope.get("path", "").startswith(SWAMPED_PATHS):
             return await self.app(scope, receive, send)
+        if not in_flight.swamped:
+            return await self._answered(scope, receive, send)
         message = await receive()
         if message.get("type") != "websocket.connect":
             return None  # gone before its handshake
@@ -159,3 +166,21 @@ class RefuseWhenSwamped:
         await send({"type": "websocket.send", "text": _refusal_frame(_browser_language(scope))})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
         return None
+
+    async def _answered(self, scope, receive, send):
+        """The inner application, counted in ``handshakes`` until it answers the handshake."""
+        answering = True
+        handshakes.enter()
+
+        async def sending(message):
+            nonlocal answering
+            if answering and message.get("type") in ("websocket.accept", "websocket.close"):
+                answering = False
+                handshakes.leave()
+            await send(message)
+
+        try:
+            return await self.app(scope, receive, sending)
+        finally:
+            if answering:
+                handshakes.leave()

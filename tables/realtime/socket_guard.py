@@ -94,12 +94,13 @@ class GuardedConsumer(RecoveringConsumer):
             metrics.CONNECTS_REFUSED.labels("too_many_per_ip" if over_ip else "too_many_per_user").inc()
             await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
-        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
-        await on_counts_thread(sockets.counts.opened)(self.counted)
+        # Counted before the count's trip to the cache: a socket cancelled meanwhile is released whole.
         self.open_sockets = metrics.SOCKETS_OPEN.labels(
             self.page, "logged_in" if user.is_authenticated else "anonymous"
         )
         self.open_sockets.inc()
+        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
+        await on_counts_thread(sockets.counts.opened)(self.counted)
         if user.is_authenticated:
             self.session_groups = [user_group(user.pk)]
             session_key = getattr(self.scope.get("session"), "session_key", None)

@@ -157,3 +157,38 @@ def test_at_twice_the_bound_a_seated_player_is_refused_without_reading_who_is_se
                 admission.in_flight.leave()
 
     async_to_sync(scenario)()
+
+
+def test_handshakes_still_reading_their_session_count_toward_the_bound(settings):
+    """A process whose handshakes wait (for the cache, the database) refuses the next ones at
+    once, before they queue behind them past their clients' patience."""
+    from channels.testing import WebsocketCommunicator
+
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    release = asyncio.Event()
+
+    async def slow_to_answer(scope, receive, send):
+        await receive()
+        await release.wait()  # reading the session, the user...
+        await send({"type": "websocket.accept"})
+        await receive()
+
+    application = admission.RefuseWhenSwamped(slow_to_answer)
+
+    async def scenario():
+        waiting = [WebsocketCommunicator(application, "/ws/tables/1/") for _ in range(4)]
+        pending = [asyncio.ensure_future(c.connect(timeout=3)) for c in waiting]
+        await asyncio.sleep(0.1)
+        assert admission.handshakes.count == 4 and admission.in_flight.swamped
+        refused = WebsocketCommunicator(application, "/ws/tables/1/", headers=[(b"accept-language", b"en")])
+        connected, _ = await refused.connect(timeout=2)
+        assert connected and "busy" in await refused.receive_from(timeout=2)
+        assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
+        release.set()
+        for connected, _ in await asyncio.gather(*pending):
+            assert connected
+        assert admission.handshakes.count == 0 and not admission.in_flight.swamped
+        for communicator in waiting:
+            await communicator.disconnect()
+
+    async_to_sync(scenario)()
