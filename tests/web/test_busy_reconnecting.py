@@ -84,8 +84,10 @@ def test_a_page_refused_again_and_again_spreads_its_tries_out(heads_up, tmp_path
             page.wait_for_timeout(10_000)
             tried = handshakes(log) - first
             # Each wait is random up to 1, 2, 4, 8, 16 s...: about 4 tries in 10 s, never dozens
-            # (at htmx's own 125-250 ms it would be 40-80).
-            assert 1 <= tried <= 8, tried
+            # (at htmx's own 125-250 ms it was 104). The bound leaves room for a busy machine: a
+            # refusal that reaches the page 1.5 s after its socket opened counts as a settled
+            # socket and starts the count again (seen once: 10 tries).
+            assert 1 <= tried <= 15, (tried, page.evaluate("window.closeCodes"))
             assert page.is_visible("#connection-status")
             browser.close()
     finally:
