@@ -211,7 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         private_redis = PrivateRedis(log_dir)
         private_redis.start()
         args.redis = private_redis.url
-    if (args.command == "faults" and args.postgres_restarts) or (args.command in ("tournament", "load") and args.own_postgres):
+    if (args.command == "faults" and args.postgres_restarts) or (
+        args.command in ("tournament", "load") and args.own_postgres
+    ):
         private_postgres = PrivatePostgres(log_dir)
         private_postgres.start()
     try:
