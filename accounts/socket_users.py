@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
@@ -125,6 +128,23 @@ def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
     return user
 
 
+_lookups: ThreadPoolExecutor | None = None
+_lookups_pid = 0  # the process that started them: a forked child starts its own
+
+
+async def _cached_user_off_loop(session_key: str) -> User | None:
+    """``cached_user`` on a few threads of its own: its three trips to the cache, made on the
+    event loop, held up every socket of the process until Redis answered (in a connect storm on
+    a busy machine, most of the loop's time), and made on the database thread, they would queue
+    behind the players' actions."""
+    global _lookups, _lookups_pid
+    if _lookups is None or _lookups_pid != os.getpid():
+        _lookups = ThreadPoolExecutor(max_workers=2, thread_name_prefix="socket-users")
+        _lookups_pid = os.getpid()
+    user: User | None = await sync_to_async(cached_user, thread_sensitive=False, executor=_lookups)(session_key)
+    return user
+
+
 class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channels is untyped
     """Channels' ``AuthMiddleware``, with the user of a session seen lately from the cache."""
 
@@ -134,7 +154,7 @@ class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channel
         if not session_key:
             scope["user"]._wrapped = AnonymousUser()
             return
-        user = cached_user(session_key)
+        user = await _cached_user_off_loop(session_key)
         scope["user"]._wrapped = user if user is not None else await _user_from_database(scope)
 
 

@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from accounts.socket_users import CachedUserAuthMiddlewareStack  # noqa: E402
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from operations.routing import websocket_urlpatterns as staff_websocket_urlpatterns  # noqa: E402
+from tables.realtime.admission import RefuseWhenSwamped  # noqa: E402
 from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.realtime.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
 from tables.realtime.routing import websocket_urlpatterns  # noqa: E402
@@ -26,13 +27,16 @@ application = CloseSocketsOnSigterm(
                 "http": django_asgi_app,
                 "websocket": SameOriginWebsocketValidator(
                     RefuseWhileAway(
-                        CachedUserAuthMiddlewareStack(
-                            URLRouter(
-                                [
-                                    *websocket_urlpatterns,
-                                    *tournament_websocket_urlpatterns,
-                                    *staff_websocket_urlpatterns,
-                                ]
+                        # At twice the bound of work in flight, refused before the session is read.
+                        RefuseWhenSwamped(
+                            CachedUserAuthMiddlewareStack(
+                                URLRouter(
+                                    [
+                                        *websocket_urlpatterns,
+                                        *tournament_websocket_urlpatterns,
+                                        *staff_websocket_urlpatterns,
+                                    ]
+                                )
                             )
                         )
                     )

@@ -66,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     load = sub.add_parser("load", parents=[paced], help="T tables at a steady pace: hands/min, latency, SQL per action")
     load.add_argument("--p99-ms", type=float, default=None, help="fail when the p99 latency is above this")
     load.add_argument("--min-served", type=float, default=0.9, help="fail below this share of actions served")
+    load.add_argument(
+        "--own-postgres",
+        action="store_true",
+        help="run on a private PostgreSQL cluster (free port, /tmp): not short of connections on a shared server",
+    )
 
     storm = sub.add_parser(
         "storm",
@@ -206,7 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         private_redis = PrivateRedis(log_dir)
         private_redis.start()
         args.redis = private_redis.url
-    if (args.command == "faults" and args.postgres_restarts) or (args.command == "tournament" and args.own_postgres):
+    if (args.command == "faults" and args.postgres_restarts) or (
+        args.command in ("tournament", "load") and args.own_postgres
+    ):
         private_postgres = PrivatePostgres(log_dir)
         private_postgres.start()
     try:

@@ -20,6 +20,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from .backoff import Reconnect
 from .latency import Stats, TableMonitor
 from .screens import (
     ERROR_TEXT,
@@ -84,6 +85,7 @@ class Bot:
         self.connected_at = 0.0  # when that socket opened (monotonic)
         self.shown_at: float | None = None  # when its first frame (the snapshot) arrived
         self.lost_at: float | None = None  # when a socket last closed without the bot closing it
+        self.reconnect = Reconnect(rng, harness.stats.backoffs)  # the page's waits before it tries again
 
     # --- connection --------------------------------------------------------------
     async def run(self) -> None:
@@ -101,12 +103,14 @@ class Bot:
                 )
             except (TimeoutError, OSError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 self.stats.connect_failures += 1
-                attempt += 1
-                await self.h.sleep(min(2.0, 0.05 * 2 ** min(attempt, 6)) * (0.5 + self.rng.random()))
+                attempt += 1  # the next try goes to the next daphne, as a proxy fails over
+                await self.h.sleep(self.reconnect.failed())
                 continue
             attempt = 0
             self.stats.connects += 1
             self.port, self.connected_at, self.shown_at = port, time.monotonic(), None
+            self.reconnect.opened(self.connected_at)
+            wait = 0.0
             # A new socket's snapshot is a fresh screen: a turn it shows is played, even one seen or
             # acted on over the socket that died (the action may have died with it; a stale one is refused).
             self.turn_seen = self.turn_acted = None
@@ -116,10 +120,11 @@ class Bot:
                 while True:
                     _, payload = await ws.recv()
                     self.on_frame(payload.decode("utf-8", "replace"))
-            except ConnectionClosed:
+            except ConnectionClosed as closed:
                 if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
                     self.stats.unexpected_closes += 1
                     self.lost_at = time.monotonic()
+                    wait = self.reconnect.closed(closed.code if closed.clean else None, self.lost_at)
             finally:
                 ws.abort()
                 self.monitor.detach(self)
@@ -129,6 +134,8 @@ class Bot:
                     self.task.cancel()
             if getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
                 await self.h.sleep(self.rng.uniform(*self.profile.reconnect_delay))
+            elif wait:
+                await self.h.sleep(wait)
 
     async def drop(self, abrupt: bool) -> None:
         ws = self.ws

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .backoff import Backoffs
+
 if TYPE_CHECKING:
     from .bots import Bot
 
@@ -31,6 +33,7 @@ class Stats:
     chats: int = 0
     frames: int = 0
     refusals: Counter = field(default_factory=Counter)
+    backoffs: Backoffs = field(default_factory=Backoffs)  # the waits before reconnecting, as the page's
     latencies: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each of ``latencies``' actions was sent (monotonic)
     unresolved: int = 0

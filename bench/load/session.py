@@ -161,6 +161,8 @@ class PlayResult:
             "chat_messages": s.chats,
             "frames_received": s.frames,
             "refusals": dict(s.refusals.most_common()),
+            "busy_refusals": s.backoffs.closes[1013],
+            **s.backoffs.figures(),
             "max_overdue_hands_seen": self.max_overdue_seen,
             "stuck_after_drain": self.stuck,
             "drain_seconds": round(self.drain_seconds, 1),

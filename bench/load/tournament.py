@@ -310,6 +310,7 @@ def _figures(tournament_id: int, played: dict, start_window: float, cpu_meter, f
         "connects": stats.connects,
         "connect_failures": stats.connect_failures,
         "unexpected_closes": stats.unexpected_closes,
+        **stats.backoffs.figures(),
         "page_reads": sum(b.page_reads for b in bots),
         "page_failures": sum(b.page_failures for b in bots),
         "refusals": dict(stats.refusals.most_common()),

@@ -120,7 +120,7 @@ class TournamentBot(Bot):
             except (TimeoutError, OSError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 self.stats.connect_failures += 1
                 attempt += 1
-                await self.h.sleep(min(2.0, 0.05 * 2 ** min(attempt, 6)) * (0.5 + self.rng.random()))
+                await self.h.sleep(self.reconnect.failed())  # as the page does (``backoff``)
                 continue
             break
         else:
@@ -128,6 +128,7 @@ class TournamentBot(Bot):
         self.stats.connects += 1
         self.port, self.connected_at, self.shown_at = port, time.monotonic(), None
         self.opened_at = self.opened_at or self.connected_at
+        self.reconnect.opened(self.connected_at)
         self.turn_seen = self.turn_acted = None
         self.ws, self.drained, self.seated_here, self.moving = ws, False, False, False
         self.monitor.sockets.add(self)
@@ -135,10 +136,10 @@ class TournamentBot(Bot):
             while True:
                 _, payload = await ws.recv()
                 self.on_frame(payload.decode("utf-8", "replace"))
-        except ConnectionClosed:
+        except ConnectionClosed as closed:
             if not getattr(ws, "on_purpose", False) and not self.h.stop.is_set():
                 self.stats.unexpected_closes += 1
-                await self.h.sleep(self.rng.uniform(0.1, 0.5))
+                await self.h.sleep(self.reconnect.closed(closed.code if closed.clean else None, time.monotonic()))
         finally:
             ws.abort()
             self.monitor.detach(self)

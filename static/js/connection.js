@@ -7,15 +7,38 @@
   "use strict";
   var GOING_AWAY = 1001;
   var SESSION_ENDED = 4401; // session.js reloads the page instead
-  // Back off between tries, but never wait more than five seconds for a server that is back.
+  var TRY_AGAIN_LATER = 1013; // the server is busy (tables/realtime/admission.py)
+  // A socket refused for being busy opens and closes within moments, again at every try: the
+  // status stays up, and the busy refusals keep counting, until a socket has stayed open a while.
+  var SETTLED_MS = 1500;
+  // A busy server refuses a socket after accepting it, and htmx counts its tries again from
+  // zero at every open: its count would never grow. The page counts the busy refusals in a
+  // row itself, and waits a random time up to a bound that doubles with each ("full jitter"),
+  // so a room of refused pages spreads its tries out instead of coming back together.
+  var BUSY_BASE_MS = 1000;
+  // Longer than the 5 s for a lost server: a busy server is up and asks for patience, and
+  // every page that comes back too soon is one more refusal for it to make.
+  var BUSY_CAP_MS = 30000;
+  var busyRefusals = 0;
+  var lastCode = null;
+  htmx.createWebSocket = function (url) {
+    var socket = new WebSocket(url, []);
+    socket.binaryType = htmx.config.wsBinaryType;
+    // Registered before the extension's own handler: the delay below sees this close.
+    socket.addEventListener("close", function (event) {
+      lastCode = event.code;
+      if (event.code === TRY_AGAIN_LATER) busyRefusals += 1;
+    });
+    return socket;
+  };
   htmx.config.wsReconnectDelay = function (retries) {
+    if (lastCode === TRY_AGAIN_LATER) {
+      return Math.random() * Math.min(BUSY_CAP_MS, BUSY_BASE_MS * Math.pow(2, busyRefusals - 1));
+    }
+    // A lost server: back off between tries, but never wait more than five seconds for it.
     return Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
   };
   var status = document.getElementById("connection-status");
-  var TRY_AGAIN_LATER = 1013; // the server is busy (tables/realtime/admission.py)
-  // A socket refused for being busy opens and closes within moments, again at every try: the
-  // status stays up until a socket has stayed open a while, so it does not flicker away.
-  var SETTLED_MS = 1500;
   var settling = null;
   document.body.addEventListener("htmx:wsClose", function (event) {
     var close = event.detail && event.detail.event;
@@ -32,6 +55,9 @@
   });
   document.body.addEventListener("htmx:wsOpen", function () {
     clearTimeout(settling);
-    settling = setTimeout(function () { if (status) status.hidden = true; }, SETTLED_MS);
+    settling = setTimeout(function () {
+      busyRefusals = 0;
+      if (status) status.hidden = true;
+    }, SETTLED_MS);
   });
 })();

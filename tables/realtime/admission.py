@@ -10,7 +10,12 @@ watcher. Past that everyone is refused, so the work queued in a process stays bo
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
-only when the process is past its bound.
+only when the process is past its bound and under twice it.
+
+A refusal costs as little as it can, since a busy process makes many: at twice the bound,
+where nobody is taken, ``RefuseWhenSwamped`` refuses in the handshake, before the session,
+the user and the consumer (no cache read, no database), in the language the browser asks
+for (its cookie, else its Accept-Language).
 """
 
 from __future__ import annotations
@@ -21,6 +26,14 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from accounts.languages import supported
+from operations import metrics
+from tables.presentation.fragments import error_fragment
 
 logger = logging.getLogger(__name__)
 
@@ -46,18 +59,30 @@ class InFlight:
 
     def admits(self, seated: bool | None) -> bool:
         """Whether a new socket is taken now; ``seated``: its user has a seat at its table
-        (None: not asked, the process is under its bound)."""
+        (None: not asked, the process is under its bound or at twice it)."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
         if self.count < bound:
             return True
         return bool(seated) and self.count < 2 * bound
 
     @property
-    def past_bound(self) -> bool:
-        return self.count >= settings.WEBSOCKET_MAX_IN_FLIGHT
+    def asks_seated(self) -> bool:
+        """Whether a socket's seat decides: past the bound, under twice it."""
+        bound = settings.WEBSOCKET_MAX_IN_FLIGHT
+        return bound <= self.count < 2 * bound
+
+    @property
+    def swamped(self) -> bool:
+        """At twice the bound, counting the handshakes still reading their session and user
+        (``handshakes``): no new socket is taken, a seated player's neither."""
+        return self.count + handshakes.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
 
 
 in_flight = InFlight()
+# The room sockets between their handshake's start and its answer (accepted or closed): on a
+# starved machine they wait there, for the cache and the database, unseen by ``in_flight``
+# until their consumer runs; past the client's patience they are given up and tried again.
+handshakes = InFlight()
 
 # What this process last wrote for each table: written again only when it changes.
 _written: dict[int, frozenset[int]] = {}
@@ -85,3 +110,77 @@ def is_seated(table_id: int, user_id: int | None) -> bool:
     except Exception:
         return False  # the cache away: treated as a watcher
     return user_id in seated
+
+
+def busy_text() -> str:
+    return gettext("The room is busy: reconnecting in a moment.")
+
+
+# The refusal's frame in each language, rendered once.
+_refusals: dict[str, str] = {}
+
+SWAMPED_PATHS = ("/ws/tables/", "/ws/lobby/", "/ws/tournaments/")  # the sockets that ``busy_refusal``
+
+
+def _browser_language(scope) -> str:
+    """The language a socket's browser asks for, from its handshake alone (the language cookie,
+    else Accept-Language): the user is not known yet."""
+    headers = dict(scope.get("headers") or [])
+    cookie = headers.get(b"cookie")
+    if cookie:
+        chosen = parse_cookie(cookie.decode("latin-1")).get(settings.LANGUAGE_COOKIE_NAME)
+        if chosen and (found := supported(chosen)):
+            return found
+    for code, _quality in parse_accept_lang_header(headers.get(b"accept-language", b"").decode("latin-1")):
+        if code != "*" and (found := supported(code)):
+            return found
+    return settings.LANGUAGE_CODE
+
+
+def _refusal_frame(language: str) -> str:
+    frame = _refusals.get(language)
+    if frame is None:
+        with translation.override(language):
+            frame = _refusals[language] = error_fragment(busy_text())
+    return frame
+
+
+class RefuseWhenSwamped:
+    """ASGI middleware for the websockets: while this process is at twice its bound of work in
+    flight, a room socket is refused at its handshake (accepted, told, closed with 1013), before
+    its session, user or consumer cost anything. Staff sockets go on to their consumer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if not scope.get("path", "").startswith(SWAMPED_PATHS):
+            return await self.app(scope, receive, send)
+        if not in_flight.swamped:
+            return await self._answered(scope, receive, send)
+        message = await receive()
+        if message.get("type") != "websocket.connect":
+            return None  # gone before its handshake
+        metrics.CONNECTS_REFUSED.labels("busy").inc()
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": _refusal_frame(_browser_language(scope))})
+        await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
+        return None
+
+    async def _answered(self, scope, receive, send):
+        """The inner application, counted in ``handshakes`` until it answers the handshake."""
+        answering = True
+        handshakes.enter()
+
+        async def sending(message):
+            nonlocal answering
+            if answering and message.get("type") in ("websocket.accept", "websocket.close"):
+                answering = False
+                handshakes.leave()
+            await send(message)
+
+        try:
+            return await self.app(scope, receive, sending)
+        finally:
+            if answering:
+                handshakes.leave()

@@ -45,6 +45,7 @@ from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
+from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
@@ -125,14 +126,14 @@ class TableConsumer(GuardedConsumer):
         self.showing_error = False
         self.presence = ()
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
-        if self.user.is_authenticated:
-            self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
-            self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
         # seated player's still taken (``admission``): who is seated comes from the cache.
         user_id = self.user.pk if self.user.is_authenticated else None
         if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id)):
             return
+        if self.user.is_authenticated:
+            self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
+            self.request_id = new_request_id(self.user.pk, seat_forms_purpose(self.table_id))
         try:
             await self.open_socket()
         finally:
@@ -141,7 +142,9 @@ class TableConsumer(GuardedConsumer):
     async def open_socket(self):
         # The handshake is answered before any database work: in a reconnect storm the
         # database thread is the queue, and a handshake waiting in it would time out and be
-        # retried, adding to the queue it waits in.
+        # retried, adding to the queue it waits in. A client that gave up meanwhile costs no more.
+        if self.client_gone:
+            return
         if not await self.admit((*self.presence, sockets.table_language_key(self.table_id, self.language))):
             return
         self.groups_joined = [table_group(self.table_id)]
@@ -149,6 +152,8 @@ class TableConsumer(GuardedConsumer):
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
+        if self.client_gone:
+            return
         # One trip, to a snapshot thread (``snapshot_threads``): presence, the snapshot and the recent chat.
         opening = await on_snapshot_thread(self.opening)()
         if opening is None:  # no such table, or closed
@@ -166,7 +171,11 @@ class TableConsumer(GuardedConsumer):
         await self.release()
         await self.leave_groups(getattr(self, "groups_joined", ()))
         # Presence is per seat: the player is gone only when their last socket here closes (RULES 6.3).
-        if was_counted and self.presence and not sockets.counts.totals(self.presence)[self.presence[0]]:
+        if (
+            was_counted
+            and self.presence
+            and not (await on_counts_thread(sockets.counts.totals)(self.presence))[self.presence[0]]
+        ):
             await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -31,6 +31,7 @@ from operations import metrics
 from tables.presentation.fragments import error_fragment
 
 from . import admission, sockets
+from .cache_threads import on_counts_thread
 from .frame_budgets import TokenBucket, budgets
 from .socket_recovery import RecoveringConsumer
 
@@ -60,12 +61,13 @@ class GuardedConsumer(RecoveringConsumer):
         """Past this process's bound of work in flight (``admission``): accept, say so and
         close with 1013, before any database work; returns whether refused. ``seated``: a
         callable telling (from the cache) whether the socket is a seated player's, asked
-        only past the bound. Admitted, the socket counts as in flight until ``settled``."""
+        only past the bound and under twice it (at twice it nobody is taken). Admitted, the socket counts as in flight until ``settled``."""
         flight = admission.in_flight
-        is_seated = seated() if seated is not None and flight.past_bound else None
+        is_seated = seated() if seated is not None and flight.asks_seated else None
         if not flight.admits(is_seated):
+            metrics.CONNECTS_REFUSED.labels("busy").inc()
             await self.accept()
-            await self.refuse(gettext("The room is busy: reconnecting in a moment."), code=admission.TRY_AGAIN_LATER)
+            await self.refuse(admission.busy_text(), code=admission.TRY_AGAIN_LATER)
             return True
         flight.enter()
         self.opening_in_flight = True
@@ -84,7 +86,7 @@ class GuardedConsumer(RecoveringConsumer):
         keys = [sockets.ip_key(client_address(self.scope))]
         if user.is_authenticated:
             keys.append(sockets.user_key(user.pk))
-        totals = sockets.counts.totals(keys)
+        totals = await on_counts_thread(sockets.counts.totals)(keys)
         over_ip = totals[keys[0]] >= settings.WEBSOCKET_MAX_PER_IP
         over_user = user.is_authenticated and totals[keys[1]] >= settings.WEBSOCKET_MAX_PER_USER
         await self.accept()
@@ -92,12 +94,13 @@ class GuardedConsumer(RecoveringConsumer):
             metrics.CONNECTS_REFUSED.labels("too_many_per_ip" if over_ip else "too_many_per_user").inc()
             await self.refuse(gettext("Too many open connections: close another tab or window and reload this page."))
             return False
-        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
-        sockets.counts.opened(self.counted)
+        # Counted before the count's trip to the cache: a socket cancelled meanwhile is released whole.
         self.open_sockets = metrics.SOCKETS_OPEN.labels(
             self.page, "logged_in" if user.is_authenticated else "anonymous"
         )
         self.open_sockets.inc()
+        self.counted = [*keys, *presence_keys, ("page", self.page)]  # the last: the room's total per page
+        await on_counts_thread(sockets.counts.opened)(self.counted)
         if user.is_authenticated:
             self.session_groups = [user_group(user.pk)]
             session_key = getattr(self.scope.get("session"), "session_key", None)
@@ -111,9 +114,9 @@ class GuardedConsumer(RecoveringConsumer):
         """Stop counting this socket (from ``disconnect``), whatever the channel layer says."""
         self.settled()
         if self.counted:
-            sockets.counts.closed(self.counted)
-            self.counted = []
+            counted, self.counted = self.counted, []
             self.open_sockets.dec()
+            await on_counts_thread(sockets.counts.closed)(counted)
         await self.leave_groups(getattr(self, "session_groups", ()))
 
     def memberships(self) -> list[str]:

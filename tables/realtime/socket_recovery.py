@@ -70,6 +70,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     leaving = False  # its disconnect was dispatched
     layer_receive: asyncio.Task | None = None  # the channel layer's receive in progress
     frame_arrived: datetime | None = None  # when the frame in hand reached this process
+    client_gone = False  # its client went (a handshake given up while it waited): no more work for it
 
     async def accept(self, subprotocol=None, headers=None):
         self.accepted = True
@@ -86,7 +87,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.base_send = send
         live_sockets.register(self)
         arrivals: asyncio.Queue = asyncio.Queue()
-        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals, self.frame_arrives))
+        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals, self.frame_arrives, self.client_left))
         try:
             await await_many_dispatch(
                 [partial(_next, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
@@ -104,6 +105,10 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
 
     def frame_arrives(self, message: dict) -> None:
         """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""
+
+    def client_left(self) -> None:
+        """The client has gone, even while a handler is still at work for it (``client_gone``)."""
+        self.client_gone = True
 
     async def websocket_receive(self, message):
         self.frame_arrived = message.get("arrived_at") or timezone.now()
@@ -324,7 +329,7 @@ class RefuseWhileAway:
             await send({"type": "websocket.close"})
 
 
-async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives) -> None:
+async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives, left) -> None:
     """Hand on what the server receives for the socket, each frame with the moment it arrived:
     read at once, before it waits in this socket's line behind a frame in hand (a click that
     reached the server in time is on time however long it then waits, RULES 6)."""
@@ -337,9 +342,11 @@ async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives) -> None:
                     arrives(message)
                 except Exception:  # noting a frame is no reason to lose the socket
                     logger.warning("socket: a frame's arrival was not noted", exc_info=True)
-            arrivals.put_nowait(message)
             if message.get("type") == "websocket.disconnect":
+                left()
+                arrivals.put_nowait(message)
                 return
+            arrivals.put_nowait(message)
     except Exception as error:  # the socket's receive failed: the socket's loop raises it
         arrivals.put_nowait(error)
 

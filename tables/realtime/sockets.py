@@ -146,9 +146,21 @@ def _quietly(call, *args, default=None, **kwargs):
     return found
 
 
+LIVE_SERVERS_SECONDS = 1.0  # how long a process reuses the list of live processes it read
+_live: tuple[float, list[str]] = (0.0, [])
+
+
 def _live_servers() -> list[str]:
+    """The processes whose heartbeat is alive (read again after ``LIVE_SERVERS_SECONDS``: a
+    socket's count needs no extra trip to the cache for a list that changes every 10 s)."""
+    global _live
     now = time.time()
-    return [server for server, seen in (cache.get(_SERVERS_KEY) or {}).items() if now - seen < EXPIRES_SECONDS]
+    read_at, live = _live
+    if now - read_at < LIVE_SERVERS_SECONDS:
+        return live
+    live = [server for server, seen in (cache.get(_SERVERS_KEY) or {}).items() if now - seen < EXPIRES_SECONDS]
+    _live = (now, live)
+    return live
 
 
 def _name(key: SocketKey) -> str:

@@ -70,3 +70,125 @@ def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
     for _ in range(3):
         flight.enter()
     assert not flight.admits(True)  # twice the bound: everyone waits for a retry
+
+
+def test_at_twice_the_bound_a_socket_is_refused_in_its_handshake_before_its_session_is_read(
+    make_table, make_player, settings, monkeypatch
+):
+    """Nobody is taken at twice the bound: the refusal costs no session, user or seat read
+    (``RefuseWhenSwamped``), and says so in the language the browser asks for."""
+    from channels.testing import WebsocketCommunicator
+
+    from accounts import socket_users
+    from config.asgi import application
+
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    table = make_table()
+    alice = make_player()
+    sit(table, alice, 1)
+    session = logged_in_session(alice)
+    read: list[str] = []
+
+    def reads(what):
+        def read_it(*args, **kwargs):
+            read.append(what)
+            raise AssertionError(f"{what} read for a refused socket")
+
+        return read_it
+
+    monkeypatch.setattr(socket_users, "cached_user", reads("the session's user"))
+    monkeypatch.setattr(admission, "is_seated", reads("the seated players"))
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"cookie", f"sessionid={session.session_key}".encode()),
+        (b"accept-language", b"es-ES,es;q=0.9"),
+    ]
+
+    async def scenario():
+        for _ in range(4):
+            admission.in_flight.enter()
+        try:
+            for path in (f"/ws/tables/{table.pk}/", "/ws/lobby/", "/ws/tournaments/"):
+                communicator = WebsocketCommunicator(application, path, headers=headers)
+                connected, _ = await communicator.connect(timeout=2)
+                assert connected
+                frame = await communicator.receive_from(timeout=2)
+                assert "La sala está muy ocupada" in frame and 'id="table-error"' in frame
+                closed = await communicator.receive_output(timeout=2)
+                assert closed == {"type": "websocket.close", "code": admission.TRY_AGAIN_LATER}
+                await communicator.wait(timeout=2)
+        finally:
+            for _ in range(4):
+                admission.in_flight.leave()
+
+    async_to_sync(scenario)()
+    assert read == []
+
+
+def test_at_twice_the_bound_a_seated_player_is_refused_without_reading_who_is_seated(
+    make_table, make_player, settings, channel_layer, monkeypatch
+):
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    table = make_table()
+    alice = make_player()
+    sit(table, alice, 1)
+    asked: list[int] = []
+    monkeypatch.setattr(admission, "is_seated", lambda table_id, user_id: asked.append(user_id) or True)
+
+    async def scenario():
+        alice_tab = table_viewer(table, alice)
+        alice_tab.communicator.scope["session"] = await db(logged_in_session, alice)
+        for _ in range(3):
+            admission.in_flight.enter()
+        try:
+            # Past the bound, under twice it: her seat decides, from the cache.
+            connected, _ = await alice_tab.communicator.connect(timeout=2)
+            assert connected and asked == [alice.pk]
+            await alice_tab.close()
+            admission.in_flight.enter()  # twice the bound: refused, the seat not asked
+            again = table_viewer(table, alice)
+            again.communicator.scope["session"] = await db(logged_in_session, alice)
+            connected, _ = await again.communicator.connect(timeout=2)
+            assert connected and await again.closed_with() == admission.TRY_AGAIN_LATER
+            assert asked == [alice.pk]
+        finally:
+            for _ in range(4):
+                admission.in_flight.leave()
+
+    async_to_sync(scenario)()
+
+
+def test_handshakes_still_reading_their_session_count_toward_the_bound(settings):
+    """A process whose handshakes wait (for the cache, the database) refuses the next ones at
+    once, before they queue behind them past their clients' patience."""
+    from channels.testing import WebsocketCommunicator
+
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    release = asyncio.Event()
+
+    async def slow_to_answer(scope, receive, send):
+        await receive()
+        await release.wait()  # reading the session, the user...
+        await send({"type": "websocket.accept"})
+        await receive()
+
+    application = admission.RefuseWhenSwamped(slow_to_answer)
+
+    async def scenario():
+        waiting = [WebsocketCommunicator(application, "/ws/tables/1/") for _ in range(4)]
+        pending = [asyncio.ensure_future(c.connect(timeout=3)) for c in waiting]
+        await asyncio.sleep(0.1)
+        assert admission.handshakes.count == 4 and admission.in_flight.swamped
+        refused = WebsocketCommunicator(application, "/ws/tables/1/", headers=[(b"accept-language", b"en")])
+        connected, _ = await refused.connect(timeout=2)
+        assert connected and "busy" in await refused.receive_from(timeout=2)
+        assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
+        release.set()
+        for connected, _ in await asyncio.gather(*pending):
+            assert connected
+        assert admission.handshakes.count == 0 and not admission.in_flight.swamped
+        for communicator in waiting:
+            await communicator.disconnect()
+
+    async_to_sync(scenario)()

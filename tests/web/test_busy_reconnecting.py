@@ -1,7 +1,11 @@
 """A server past its bound of work in flight refuses a watcher's socket with 1013 (``admission``):
 the page says, in the viewer's language, that the room is busy and it is reconnecting, and keeps
 saying it through its tries (it does not flicker away each time a socket opens and is
-refused), on a desktop and at 390 px (static/js/connection.js)."""
+refused), on a desktop and at 390 px (static/js/connection.js); and its tries spread out while the
+server stays busy (htmx alone would come back every 125-250 ms: it counts its tries from zero
+again at every open, and a busy refusal opens the socket before closing it)."""
+
+import re
 
 import pytest
 
@@ -49,6 +53,42 @@ def test_a_page_refused_for_being_busy_shows_that_it_is_reconnecting(
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / f"busy-reconnecting-{locale}.png"))
+            browser.close()
+    finally:
+        stop(server)
+
+
+def handshakes(log_path) -> int:
+    """The table sockets the server was asked to open (runserver logs each handshake)."""
+    return len(re.findall(r"WebSocket HANDSHAKING /ws/tables/", log_path.read_text(errors="replace")))
+
+
+def test_a_page_refused_again_and_again_spreads_its_tries_out(heads_up, tmp_path, monkeypatch):
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    table, _alice, _bob = heads_up
+    port = free_port()
+    log = tmp_path / "server.log"
+    server = serve(port, log, WEBSOCKET_MAX_IN_FLIGHT="0")  # held past its bound: every socket gets 1013
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(base_url=f"http://127.0.0.1:{port}", viewport=DESKTOP, bypass_csp=True)
+            context.set_default_timeout(15000)
+            page = context.new_page()
+            page.add_init_script(RECORD_CLOSES)
+            page.goto(f"/tables/{table.pk}/")
+            page.wait_for_function("window.closeCodes.filter((code) => code === 1013).length >= 1")
+            first = handshakes(log)
+            page.wait_for_timeout(10_000)
+            tried = handshakes(log) - first
+            # Each wait is random up to 1, 2, 4, 8, 16 s...: about 4 tries in 10 s, never dozens
+            # (at htmx's own 125-250 ms it was 104). The bound leaves room for a busy machine: a
+            # refusal that reaches the page 1.5 s after its socket opened counts as a settled
+            # socket and starts the count again (seen once: 10 tries).
+            assert 1 <= tried <= 15, (tried, page.evaluate("window.closeCodes"))
+            assert page.is_visible("#connection-status")
             browser.close()
     finally:
         stop(server)

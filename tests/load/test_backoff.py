@@ -1,0 +1,39 @@
+"""The bots wait before reconnecting as the page does (bench/load/backoff.py, static/js/connection.js)."""
+
+import random
+
+from bench.load.backoff import BUSY_CAP_S, Backoffs, Reconnect
+
+
+def test_busy_refusals_in_a_row_wait_up_to_a_bound_that_doubles_to_its_cap():
+    backoffs = Backoffs()
+    reconnect = Reconnect(random.Random(1), backoffs)
+    bounds = []
+    for _ in range(8):
+        reconnect.opened(0.0)
+        wait = reconnect.closed(1013, 0.1)  # accepted, then refused at once
+        bounds.append(min(BUSY_CAP_S, 2 ** (reconnect.busy - 1)))
+        assert 0 <= wait <= bounds[-1]
+    assert bounds == [1, 2, 4, 8, 16, BUSY_CAP_S, BUSY_CAP_S, BUSY_CAP_S]
+    assert backoffs.closes[1013] == 8 and backoffs.waits["busy"] == 8
+
+
+def test_a_socket_that_stayed_open_starts_the_count_again():
+    reconnect = Reconnect(random.Random(2), Backoffs())
+    for _ in range(5):
+        reconnect.opened(0.0)
+        reconnect.closed(1013, 0.1)
+    reconnect.opened(10.0)
+    assert reconnect.closed(1013, 12.0) <= 1.0  # open 2 s (past 1.5 s): the first refusal again
+    assert reconnect.busy == 1
+
+
+def test_a_lost_connection_backs_off_as_htmx_does_from_each_open():
+    reconnect = Reconnect(random.Random(3), Backoffs())
+    waits = [reconnect.failed() for _ in range(7)]  # handshakes that failed, one after another
+    for tries, wait in enumerate(waits):
+        bound = min(5.0, 0.25 * 2**tries)
+        assert bound / 2 <= wait <= bound
+    reconnect.opened(0.0)
+    assert 0.125 <= reconnect.closed(None, 60.0) <= 0.25  # no close frame: 1006, counted again from the open
+    assert 0.2 <= reconnect.closed(1001, 61.0) <= 1.0  # going away
