@@ -126,6 +126,10 @@ else:
         # The same backend, with a health check that makes no round trip while the server is
         # silent (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
+    # Statements sent with their parameters apart (the few every action runs, tables/services/
+    # owned_tables.py) are prepared on their connection after a few runs; Django's own cursors
+    # put the values into the statement's text and are never prepared.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -----------------------------------------------------------------

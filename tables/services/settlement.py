@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
 
 from operations import metrics
 from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
 from .occupancy import cash_out_and_free
+from .owned_tables import bound_cursor
 from .seat_options import auto_top_up
 
 
@@ -31,7 +31,7 @@ def record_final_stacks(hand: Hand, stacks: dict[int, int]) -> None:
     """Every player's final stack, in one statement (each player dealt in has a seat in the engine)."""
     values = ", ".join(["(%s::smallint, %s::bigint)"] * len(stacks))
     params: list[int] = [number for seat in sorted(stacks.items()) for number in seat]
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(
             f"UPDATE {HandPlayer._meta.db_table} AS p SET final_stack = v.stack FROM (VALUES {values}) AS v(seat, stack) "
             "WHERE p.hand_id = %s AND p.seat = v.seat",
