@@ -86,6 +86,12 @@ SELECT t.xmin::text, t.version, h.id, h.xmin::text, h.sequence,
 """
 
 
+def on_postgresql() -> bool:
+    """The statements written for PostgreSQL here and in the deal and the settlement run (the
+    embedded SQLite takes the ORM's way)."""
+    return connection.vendor == "postgresql"
+
+
 def bound_cursor() -> Any:
     """A cursor that sends its parameters apart from the statement (psycopg's own cursor, not the
     one Django uses by default, which quotes every value into the statement's text, in Python):

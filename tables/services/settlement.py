@@ -11,7 +11,7 @@ from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
 from .occupancy import cash_out_and_free
-from .owned_tables import bound_cursor
+from .owned_tables import bound_cursor, on_postgresql
 from .seat_options import auto_top_up
 
 
@@ -29,6 +29,11 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
 
 def record_final_stacks(hand: Hand, stacks: dict[int, int]) -> None:
     """Every player's final stack, in one statement (each player dealt in has a seat in the engine)."""
+    if not on_postgresql():
+        for player in HandPlayer.objects.filter(hand=hand):
+            player.final_stack = stacks[player.seat]
+            player.save(update_fields=["final_stack"])
+        return
     values = ", ".join(["(%s::smallint, %s::bigint)"] * len(stacks))
     params: list[int] = [number for seat in sorted(stacks.items()) for number in seat]
     with bound_cursor() as cursor:
