@@ -111,14 +111,20 @@ def _parse_seats(text: str) -> tuple[SeatStamp, ...]:
     return tuple(stamps)
 
 
-def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp]:
+def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
     """Lock the table row (inside atomic()) and return its rows: those this process holds when
     the stamp read under the lock says they are the database's, else read now. The held entry
-    is taken out either way (``keep_on_commit`` puts one back)."""
+    is taken out either way (``keep_on_commit`` puts one back). On the embedded SQLite (no row
+    versions to stamp, its writes serialised anyway) the rows are read, with no stamp."""
     try:
         table_id = int(table_id)
     except (TypeError, ValueError):
         raise TableError(gettext("That table does not exist.")) from None
+    if not on_postgresql():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise TableError(gettext("That table does not exist."))
+        return table, running_hand(table), list(Seat.objects.filter(table=table).select_related("player")), None
     names = _names()
     with bound_cursor() as cursor:
         cursor.execute(_LOCK_SQL.format(**names), [table_id])
