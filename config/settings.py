@@ -122,6 +122,14 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default=None)}
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The same backend, with a health check that makes no round trip while the server is
+        # silent (config/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
+    # Statements sent with their parameters apart (the few every action runs, tables/services/
+    # owned_tables.py) are prepared on their connection after a few runs; Django's own cursors
+    # put the values into the statement's text and are never prepared.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -----------------------------------------------------------------

@@ -8,7 +8,7 @@ notify or presentation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -40,12 +40,18 @@ def subscribe(listener: Listener) -> None:
 
 
 def mark_changed(
-    table: Table, *, held: Callable[[], TableState] | None = None, lobby: bool = True, lobby_list: bool = False
+    table: Table,
+    *,
+    held: Callable[[], TableState] | None = None,
+    lobby: bool = True,
+    lobby_list: bool = False,
+    also: Sequence[str] = (),
 ) -> None:
     """Bump the table's version (inside the caller's transaction, under the table lock) and
-    announce the change once it commits."""
+    announce the change once it commits; ``also``: more of the table's columns the caller set,
+    written in the same statement."""
     table.version += 1
-    table.save(update_fields=["version", "next_hand_at", "is_active", "closing"])
+    table.save(update_fields=["version", "next_hand_at", "is_active", "closing", *also])
     announce_written(table, held=held, lobby=lobby, lobby_list=lobby_list)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, TypedDict
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext
 
 from tables.engine import fairness
@@ -28,14 +28,16 @@ if TYPE_CHECKING:
 HEX_32_BYTES = re.compile(r"[0-9a-f]{64}")
 
 
-def publish_next_seed(table: Table) -> None:
-    """Draw the next hand's server seed and publish its commitment (under the table lock)."""
+def publish_next_seed(table: Table, *, save: bool = True) -> None:
+    """Draw the next hand's server seed and publish its commitment (under the table lock);
+    ``save`` False: on the row held, for the caller to write with the table's version."""
     seed = fairness.new_seed()
     table.next_server_seed = seed.hex()
     table.next_seed_commitment = fairness.seed_commitment(seed).hex()
-    Table.objects.filter(pk=table.pk).update(
-        next_server_seed=table.next_server_seed, next_seed_commitment=table.next_seed_commitment
-    )
+    if save:
+        Table.objects.filter(pk=table.pk).update(
+            next_server_seed=table.next_server_seed, next_seed_commitment=table.next_seed_commitment
+        )
 
 
 def ensure_next_seed(table: Table) -> None:
@@ -43,11 +45,17 @@ def ensure_next_seed(table: Table) -> None:
         publish_next_seed(table)
 
 
-def take_next_seed(table: Table) -> tuple[bytes, str]:
-    """The seed (and its commitment) of the hand being dealt now; the next hand's is published."""
-    ensure_next_seed(table)
+# The table's columns ``take_next_seed(save=False)`` leaves for its caller to write.
+SEED_FIELDS = ("next_server_seed", "next_seed_commitment")
+
+
+def take_next_seed(table: Table, *, save: bool = True) -> tuple[bytes, str]:
+    """The seed (and its commitment) of the hand being dealt now; the next hand's is published
+    (``save`` False: the caller writes ``SEED_FIELDS`` in the same transaction)."""
+    if not table.next_server_seed:
+        publish_next_seed(table, save=save)
     seed, commitment = bytes.fromhex(table.next_server_seed), table.next_seed_commitment
-    publish_next_seed(table)
+    publish_next_seed(table, save=save)
     return seed, commitment
 
 
@@ -56,10 +64,13 @@ def gather_contributions(
 ) -> list[fairness.Contribution]:
     """One contribution per seat dealt in (``players``: seat -> user id), in seat order, the
     seed's stand-in for a player who sent none; the table's stored values are used up."""
-    sent = dict(
-        DealContribution.objects.filter(table=table, seed_commitment=commitment).values_list("player_id", "value")
-    )
-    DealContribution.objects.filter(table=table).delete()
+    # The table's stored values are used up, in the statement that reads them.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {DealContribution._meta.db_table} WHERE table_id = %s RETURNING player_id, value, seed_commitment",
+            [table.pk],
+        )
+        sent = {player_id: value for player_id, value, committed in cursor.fetchall() if committed == commitment}
     contributions = []
     for seat, player_id in sorted(players.items()):
         value = sent.get(player_id)

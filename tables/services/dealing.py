@@ -3,28 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from operations import metrics
 from tables.engine import Hand as EngineHand
 from tables.engine import HandConfig, SeatSetup, Variant, fairness
 from tables.engine.cards import format_cards
+from tables.engine.events import Event
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
-from tables.models import Hand, HandPlayer, Seat, Table
-from tables.selectors.hands import running_hand
+from tables.models import Hand, HandEvent, HandPlayer, Seat, Table
 
 from . import held_engines
 from .changes import mark_changed
 from .chat import say_hand_started, say_who_won
-from .contributions import contributions_record, gather_contributions, take_next_seed
+from .contributions import SEED_FIELDS, contributions_record, gather_contributions, take_next_seed
+from .event_log import append_events
 from .locking import lock_table
+from .owned_tables import bound_cursor, on_postgresql
 from .seat_options import sit_out_at_big_blind
 from .sitting_out import stand_up_passed_by_big_blind
 from .table_rules import HandStakes, rules_for
-from .time_bank import refill_time_banks
+from .time_bank import REFILL_FIELDS, refill_time_banks
 from .turns import Turn, fold_leaving_players, record
 
 State = Seat.State
@@ -42,7 +46,9 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
         table, seats, plan, number = checked
         turn = do_deal(table, seats, plan, number, now, deck)
         metrics.HANDS.labels("started").inc()
-        mark_changed(table)
+        # The screens are rendered from the rows the deal holds, as they are written (once the
+        # blinds put everyone all-in, chips moved and seats changed: they read the table again).
+        mark_changed(table, held=None if turn.engine.is_over else turn.held_state, also=SEED_FIELDS)
         held_engines.keep_on_commit(turn.hand, turn.engine)
         say_hand_started(table, number, now)
         if turn.engine.is_over:  # the blinds put everyone all-in
@@ -53,7 +59,12 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
 def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Seat], HandPositions, int] | None:
     """Lock the table; the seats and positions of its next hand, if one is due (RULES 2.1-2.11)."""
     table = lock_table(table_id)
-    if not table.is_active or table.closing or running_hand(table) is not None:
+    if not table.is_active or table.closing:
+        return None
+    # The last hand places the blinds; the one before it, the button after a dead small blind
+    # (RULES 2.9). A running hand is the last one dealt.
+    latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config", "state")[:2])
+    if latest and latest[0].state == Hand.State.RUNNING:
         return None
     if table.next_hand_at and now < table.next_hand_at:
         return None
@@ -64,8 +75,6 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         seat.number: seat
         for seat in Seat.objects.select_for_update(of=("self",)).select_related("player").filter(table=table)
     }
-    # The last hand places the blinds; the one before it, the button after a dead small blind (RULES 2.9).
-    latest = list(Hand.objects.filter(table=table).order_by("-number").only("number", "config")[:2])
     previous = [_played_positions(hand) for hand in latest]
     while True:
         plan = plan_next_hand(
@@ -118,12 +127,21 @@ def do_deal(
         small_blind_seat=plan.small_blind_seat,
         big_blind_seat=plan.big_blind_seat,
     )
-    seed, commitment = take_next_seed(table)
+    # The next hand's seed is written with the table's version (``start_hand_if_due``).
+    seed, commitment = take_next_seed(table, save=False)
     contributions = gather_contributions(table, seed, commitment, {n: seats[n].player_id for n in plan.dealt_in})
     dealt = fairness.deal(seed, contributions)
     if deck is not None:
         dealt = fairness.commit_deck(tuple(deck), dealt.salts)
-    hand = Hand.objects.create(
+    dealt_in = [seats[n] for n in sorted(plan.dealt_in)]
+    starting = {seat.number: seat.stack for seat in dealt_in}
+    # An away player at a tournament table is dealt in and stays away (RULES 8.5); cash tables
+    # never deal a player sitting out.
+    for seat in dealt_in:
+        if seat.state != State.SITTING_OUT:
+            seat.state, seat.posts_big_blind_now = State.PLAYING, False
+    refill_time_banks(table, dealt_in, save=False)
+    hand = Hand(
         table=table,
         number=number,
         button=plan.button,
@@ -135,20 +153,68 @@ def do_deal(
         merkle_root=dealt.root.hex(),
         tournament_level=stakes.level,
     )
-    HandPlayer.objects.bulk_create(
-        HandPlayer(hand=hand, player=seats[n].player, seat=n, starting_stack=seats[n].stack) for n in plan.dealt_in
-    )
-    # An away player at a tournament table is dealt in and stays away (RULES 8.5); cash tables
-    # never deal a player sitting out.
-    Seat.objects.filter(table=table, number__in=plan.dealt_in).exclude(state=State.SITTING_OUT).update(
-        state=State.PLAYING, posts_big_blind_now=False
-    )
-    refill_time_banks(table, (seats[n] for n in plan.dealt_in))
     engine = EngineHand(config, dealt.deck)
     turn = Turn(table, hand, list(seats.values()), engine, now)
     events = engine.start()
-    record(turn, events + fold_leaving_players(turn))  # an away player first to act (RULES 8.5)
+    events += fold_leaving_players(turn)  # an away player first to act (RULES 8.5)
+    if engine.is_over:  # the blinds put everyone all-in: recorded and settled as any action is
+        hand.save(force_insert=True)
+        write_deal(hand, dealt_in, starting, [], now)
+        record(turn, events)
+        return turn
+    # As ``turns.record`` leaves a hand that goes on: its events counted, the first turn's clock set.
+    hand.sequence = 1
+    hand.turn_seat, hand.turn_started_at = engine.to_act, now
+    hand.turn_deadline = now + timedelta(seconds=table.time_to_act)
+    hand.save(force_insert=True)
+    for seat in dealt_in:
+        seat.stack = engine.stacks.get(seat.number, seat.stack)
+    write_deal(hand, dealt_in, starting, events, now)
     return turn
+
+
+def write_deal(hand: Hand, dealt_in: list[Seat], starting: dict[int, int], events: list[Event], now: datetime) -> None:
+    """In one statement: the hand's players, their seats as the deal leaves them (state, time
+    bank, stack) and the hand's first events (none: ``turns.record`` appends them)."""
+    if not on_postgresql():
+        HandPlayer.objects.bulk_create(
+            HandPlayer(hand=hand, player_id=seat.player_id, seat=seat.number, starting_stack=starting[seat.number])
+            for seat in dealt_in
+        )
+        Seat.objects.bulk_update(dealt_in, ["state", "posts_big_blind_now", *REFILL_FIELDS, "stack"])
+        append_events(hand, events, first_sequence=0)
+        return
+    params: list[Any] = []  # Jsonb among them
+    players = ", ".join(["(%s::bigint, %s::bigint, %s::smallint, %s::bigint)"] * len(dealt_in))
+    for seat in dealt_in:
+        params += [hand.pk, seat.player_id, seat.number, starting[seat.number]]
+    values = ", ".join(["(%s::bigint, %s::varchar, %s::boolean, %s::integer, %s::integer, %s::bigint)"] * len(dealt_in))
+    for seat in dealt_in:
+        params += [seat.pk, str(seat.state), seat.posts_big_blind_now, seat.hands_since_refill, seat.time_bank_ms,
+                   seat.stack]  # fmt: skip
+    parts = [
+        f"p AS (INSERT INTO {HandPlayer._meta.db_table} (hand_id, player_id, seat, starting_stack) "
+        f"VALUES {players} RETURNING 1)",
+        f"s AS (UPDATE {Seat._meta.db_table} AS seat SET state = v.state, posts_big_blind_now = v.posts, "
+        "hands_since_refill = v.refills, time_bank_ms = v.bank, stack = v.stack "
+        f"FROM (VALUES {values}) AS v(id, state, posts, refills, bank, stack) WHERE seat.id = v.id RETURNING 1)",
+    ]
+    counted = "0"
+    if events:
+        rows = ", ".join(["(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::timestamptz)"] * len(events))
+        for sequence, event in enumerate(events):
+            params += [hand.pk, sequence, event["type"], Jsonb(event), now]
+        parts.append(
+            f"e AS (INSERT INTO {HandEvent._meta.db_table} (hand_id, sequence, type, payload, created_at) "
+            f"VALUES {rows} RETURNING 1)"
+        )
+        counted = "(SELECT count(*) FROM e)"
+    sql = "WITH " + ", ".join(parts) + f" SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM s), {counted}"
+    with bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        written = cursor.fetchone()
+    if written != (len(dealt_in), len(dealt_in), len(events)):  # pragma: no cover - constraints raise first
+        raise RuntimeError(f"the deal was not all written: {written}")
 
 
 def _played_positions(hand: Hand) -> PlayedPositions:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import psycopg
 from django.db import connection, transaction
 from django.utils.translation import gettext
 from psycopg.types.json import Jsonb
@@ -85,6 +86,21 @@ SELECT t.xmin::text, t.version, h.id, h.xmin::text, h.sequence,
 """
 
 
+def on_postgresql() -> bool:
+    """The statements written for PostgreSQL here and in the deal and the settlement run (the
+    embedded SQLite takes the ORM's way)."""
+    return connection.vendor == "postgresql"
+
+
+def bound_cursor() -> Any:
+    """A cursor that sends its parameters apart from the statement (psycopg's own cursor, not the
+    one Django uses by default, which quotes every value into the statement's text, in Python):
+    for the statements of every action, their parameters many and their text always the same.
+    It goes through Django's cursor wrapper like any other (the queries logged and counted)."""
+    connection.ensure_connection()
+    return connection._prepare_cursor(psycopg.Cursor(connection.connection))  # type: ignore[attr-defined]  # Django's own wrapping
+
+
 def _parse_seats(text: str) -> tuple[SeatStamp, ...]:
     if not text:
         return ()
@@ -95,16 +111,22 @@ def _parse_seats(text: str) -> tuple[SeatStamp, ...]:
     return tuple(stamps)
 
 
-def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp]:
+def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
     """Lock the table row (inside atomic()) and return its rows: those this process holds when
     the stamp read under the lock says they are the database's, else read now. The held entry
-    is taken out either way (``keep_on_commit`` puts one back)."""
+    is taken out either way (``keep_on_commit`` puts one back). On the embedded SQLite (no row
+    versions to stamp, its writes serialised anyway) the rows are read, with no stamp."""
     try:
         table_id = int(table_id)
     except (TypeError, ValueError):
         raise TableError(gettext("That table does not exist.")) from None
+    if not on_postgresql():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise TableError(gettext("That table does not exist."))
+        return table, running_hand(table), list(Seat.objects.filter(table=table).select_related("player")), None
     names = _names()
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(_LOCK_SQL.format(**names), [table_id])
         if cursor.fetchone() is None:
             raise TableError(gettext("That table does not exist."))
@@ -189,7 +211,7 @@ def write_action(
     returned = "(SELECT array_agg(s.id) FROM s), (SELECT array_agg(s.disconnected_at) FROM s), " \
                "(SELECT array_agg(s.protected_all_ins_at::text) FROM s)" if changed else "NULL, NULL, NULL"  # fmt: skip
     sql = "WITH " + ", ".join(parts) + f" SELECT h.xmin, (SELECT count(*) FROM e), {returned} FROM h"
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(sql, params)
         xmin, written, seat_ids, disconnected, allowances = cursor.fetchone()
     if written != len(events):  # pragma: no cover - the unique (hand, sequence) raises first

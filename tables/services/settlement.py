@@ -11,6 +11,7 @@ from tables.engine import Hand as EngineHand
 from tables.models import Hand, HandPlayer, Seat, Table
 
 from .occupancy import cash_out_and_free
+from .owned_tables import bound_cursor, on_postgresql
 from .seat_options import auto_top_up
 
 
@@ -22,10 +23,30 @@ def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> 
     metrics.HANDS.labels("completed").inc()
     hand.ended_at = now
     hand.turn_seat = hand.turn_started_at = hand.turn_deadline = None
-    for player in HandPlayer.objects.filter(hand=hand):
-        player.final_stack = engine.stacks[player.seat]
-        player.save(update_fields=["final_stack"])
+    record_final_stacks(hand, engine.stacks)
     return after_hand(table, hand, now)
+
+
+def record_final_stacks(hand: Hand, stacks: dict[int, int]) -> None:
+    """Every player's final stack, in one statement (each player dealt in has a seat in the engine)."""
+    if not on_postgresql():
+        for player in HandPlayer.objects.filter(hand=hand):
+            player.final_stack = stacks[player.seat]
+            player.save(update_fields=["final_stack"])
+        return
+    values = ", ".join(["(%s::smallint, %s::bigint)"] * len(stacks))
+    params: list[int] = [number for seat in sorted(stacks.items()) for number in seat]
+    with bound_cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {HandPlayer._meta.db_table} AS p SET final_stack = v.stack FROM (VALUES {values}) AS v(seat, stack) "
+            "WHERE p.hand_id = %s AND p.seat = v.seat",
+            [*params, hand.pk],
+        )
+
+
+# What ``after_hand`` may change on a seat it keeps (the cashier's top-up moves the seat's stack
+# only through ``seat.stack`` here).
+AFTER_HAND_FIELDS = ("stack", "pending_top_up", "note", "state", "sat_out_at", "pending_sit_out")
 
 
 def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
@@ -35,6 +56,7 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
         if not table.is_tournament and (seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing):
             cash_out_and_free(table, seat)
             continue
+        before = [getattr(seat, field) for field in AFTER_HAND_FIELDS]
         seat.stack += seat.pending_top_up
         seat.pending_top_up = 0
         seat.note = ""  # a note is read until the next hand ends
@@ -43,7 +65,9 @@ def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
             seat.state = Seat.State.SITTING_OUT
             seat.sat_out_at = now
             seat.pending_sit_out = False
-        seat.save()
+        changed = [field for field, was in zip(AFTER_HAND_FIELDS, before, strict=True) if getattr(seat, field) != was]
+        if changed:  # most seats: nothing waited for the hand's end
+            seat.save(update_fields=changed)
     closed = table.closing
     if closed:
         table.is_active, table.closing = False, False

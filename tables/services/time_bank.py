@@ -43,8 +43,9 @@ def spend_time_bank(hand: Hand, seats: Iterable[Seat], now: datetime) -> None:
     seat.save(update_fields=["time_bank_ms"])
 
 
-def refill_time_banks(table: Table, dealt_in: Iterable[Seat]) -> None:
-    """Count a hand dealt in for each seat; every ``time_bank_refill_hands`` of them refill its bank."""
+def refill_time_banks(table: Table, dealt_in: Iterable[Seat], *, save: bool = True) -> None:
+    """Count a hand dealt in for each seat; every ``time_bank_refill_hands`` of them refill its bank
+    (``save`` False: on the rows held, for the caller to write ``REFILL_FIELDS``)."""
     if not table.has_time_bank or not table.time_bank_refill_seconds:
         return
     every, cap_ms = max(1, table.time_bank_refill_hands), table.time_bank_cap_seconds * 1000
@@ -54,4 +55,8 @@ def refill_time_banks(table: Table, dealt_in: Iterable[Seat]) -> None:
         if seat.hands_since_refill >= every:
             seat.hands_since_refill = 0
             seat.time_bank_ms = min(cap_ms, seat.time_bank_ms + table.time_bank_refill_seconds * 1000)
-    Seat.objects.bulk_update(seats, ["hands_since_refill", "time_bank_ms"])
+    if save:
+        Seat.objects.bulk_update(seats, list(REFILL_FIELDS))
+
+
+REFILL_FIELDS = ("hands_since_refill", "time_bank_ms")

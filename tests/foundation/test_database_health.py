@@ -1,0 +1,46 @@
+"""The database backend's health check (config/postgresql): no round trip while the server has
+said nothing, and a connection the server ended is still found and replaced."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+import pytest
+from django.db import close_old_connections, connection, transaction
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("needs_postgresql")]
+
+
+def _backend_pid() -> int:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _server_url() -> str:
+    settings = connection.settings_dict
+    return psycopg.conninfo.make_conninfo(
+        host=settings["HOST"] or "", port=settings["PORT"] or "", user=settings["USER"] or "",
+        password=settings["PASSWORD"] or "", dbname=settings["NAME"],
+    )  # fmt: skip
+
+
+def test_a_quiet_connection_is_used_without_a_select_1(monkeypatch):
+    pid = _backend_pid()
+    checks = []
+    usable = connection.is_usable
+    monkeypatch.setattr(connection, "is_usable", lambda: checks.append(1) or usable())
+    for _ in range(3):
+        close_old_connections()  # as channels' database_sync_to_async does around each call
+        assert _backend_pid() == pid
+    assert checks == []
+
+
+def test_a_connection_the_server_ended_is_replaced():
+    pid = _backend_pid()
+    with psycopg.connect(_server_url(), autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    time.sleep(0.2)  # the server's message and the socket's end reach this side
+    close_old_connections()
+    assert _backend_pid() != pid
