@@ -38,6 +38,7 @@ from django.utils import timezone
 from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
 from tables.selectors.table_state import table_versions
 
+from .frame_arrivals import next_arrival, stamp_arrivals
 from .socket_teardown import detached, end_receiving, finished, to_the_end
 
 logger = logging.getLogger(__name__)
@@ -87,10 +88,10 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.base_send = send
         live_sockets.register(self)
         arrivals: asyncio.Queue = asyncio.Queue()
-        stamping = asyncio.ensure_future(_stamp_arrivals(receive, arrivals, self.frame_arrives, self.client_left))
+        stamping = asyncio.ensure_future(stamp_arrivals(receive, arrivals, self.frame_arrives, self.client_left))
         try:
             await await_many_dispatch(
-                [partial(_next, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
+                [partial(next_arrival, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
             )
         except StopConsumer:
             pass
@@ -327,35 +328,6 @@ class RefuseWhileAway:
         except OUTAGES as error:
             logger.warning("websocket %s refused: %s", scope.get("path"), describe(error))
             await send({"type": "websocket.close"})
-
-
-async def _stamp_arrivals(receive, arrivals: asyncio.Queue, arrives, left) -> None:
-    """Hand on what the server receives for the socket, each frame with the moment it arrived:
-    read at once, before it waits in this socket's line behind a frame in hand (a click that
-    reached the server in time is on time however long it then waits, RULES 6)."""
-    try:
-        while True:
-            message = await receive()
-            if message.get("type") == "websocket.receive":
-                message = {**message, "arrived_at": timezone.now()}
-                try:
-                    arrives(message)
-                except Exception:  # noting a frame is no reason to lose the socket
-                    logger.warning("socket: a frame's arrival was not noted", exc_info=True)
-            if message.get("type") == "websocket.disconnect":
-                left()
-                arrivals.put_nowait(message)
-                return
-            arrivals.put_nowait(message)
-    except Exception as error:  # the socket's receive failed: the socket's loop raises it
-        arrivals.put_nowait(error)
-
-
-async def _next(arrivals: asyncio.Queue) -> dict:
-    found = await arrivals.get()
-    if isinstance(found, BaseException):
-        raise found
-    return found
 
 
 def _quiet_layer_cleanups(loop) -> None:
