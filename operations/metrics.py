@@ -48,7 +48,9 @@ SOCKETS_OPEN = Gauge(
     multiprocess_mode="livesum",
 )
 CONNECTS_REFUSED = Counter(
-    "omaha_connects_refused", "Websockets refused: too_many_per_ip, too_many_per_user, no_table.", ["reason"]
+    "omaha_connects_refused",
+    "Websockets refused: too_many_per_ip, too_many_per_user, no_table, busy (1013, past the bound of work in flight).",
+    ["reason"],
 )
 CLOCK_TICKS = Counter("omaha_clock_ticks", "Ticks of the table clock that ran to their end.")
 CLOCK_FAILED_TICKS = Counter("omaha_clock_failed_ticks", "Ticks of the table clock cut short by an outage.")
@@ -80,7 +82,7 @@ def refusal_reason(error: BaseException) -> str:
 
 # Every series of a bounded label exists from the start, at 0: rate() and the alert rules see a
 # quiet room as 0, not as no data.
-for _reason in ("too_many_per_ip", "too_many_per_user", "no_table"):
+for _reason in ("too_many_per_ip", "too_many_per_user", "no_table", "busy"):
     CONNECTS_REFUSED.labels(_reason)
 for _what in ("screens", "chat", "mutes"):
     PUBLISH_FAILURES.labels(_what)
