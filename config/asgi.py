@@ -10,6 +10,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.websocket_server import defer_debug_formatting  # noqa: E402
+
+defer_debug_formatting()  # autobahn formats every connection's settings for a debug line otherwise
+
 from accounts.socket_users import CachedUserAuthMiddlewareStack  # noqa: E402
 from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from operations.routing import websocket_urlpatterns as staff_websocket_urlpatterns  # noqa: E402
