@@ -47,7 +47,7 @@ def _log_in(context, base_url, user) -> None:
 
 def _walkable(page, urls) -> list[str]:
     """The pages this viewer opens as HTML (not an export, a fragment, a form's POST target or a
-    page they may not open): the same at every size, so asked once per viewer."""
+    page they may not open)."""
     walkable = []
     for url in urls:
         response = page.request.get(url, max_redirects=0)
@@ -56,17 +56,22 @@ def _walkable(page, urls) -> list[str]:
     return walkable
 
 
-def _walk(page, urls, viewer, size, language) -> list[str]:
+def _walk(page, urls, viewer, language) -> list[str]:
+    """Each page opened once and measured at every size: the phone turns to each size in turn
+    (the viewport and the screen both change, as on a real phone turned or another model; the
+    room's layout is CSS alone, no script reads the window's size)."""
     problems = []
     for url in urls:
         page.goto(url)
         if page.locator("#table-page").count():
             page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
-        found = layout_problems(page)
-        if found:
-            name = f"phone-{language}-{size}-{viewer}-{url.strip('/').replace('/', '-') or 'lobby'}"
-            screenshot(page, name)
-            problems += [f"{url} ({viewer}, {size}, {language}): {each}" for each in found]
+        for size, width, height in PHONES:
+            page.set_viewport_size({"width": width, "height": height})
+            found = layout_problems(page)
+            if found:
+                name = f"phone-{language}-{size}-{viewer}-{url.strip('/').replace('/', '-') or 'lobby'}"
+                screenshot(page, name)
+                problems += [f"{url} ({viewer}, {size}, {language}): {each}" for each in found]
     return problems
 
 
@@ -97,16 +102,15 @@ def walk_every_page(chromium, live_server_url, room, language: str) -> None:
     assert f"/tournaments/{room['tournament'].pk}/" in urls
     problems = []
     walkable: dict[str, list[str]] = {}
-    for size, width, height in PHONES:
-        for viewer in ("visitor", "carol", "alice"):
-            context = phone_context(chromium, live_server_url, width, height, locale=language)
-            if viewer != "visitor":
-                _log_in(context, live_server_url, room[viewer])
-            page = context.new_page()
-            if viewer not in walkable:
-                walkable[viewer] = _walkable(page, urls)
-            problems += _walk(page, walkable[viewer], viewer, size, language)
-            context.close()
+    _, width, height = PHONES[0]
+    for viewer in ("visitor", "carol", "alice"):
+        context = phone_context(chromium, live_server_url, width, height, locale=language)
+        if viewer != "visitor":
+            _log_in(context, live_server_url, room[viewer])
+        page = context.new_page()
+        walkable[viewer] = _walkable(page, urls)
+        problems += _walk(page, walkable[viewer], viewer, language)
+        context.close()
     # Every viewer walked the pages they open: the lobby, and a table page for each.
     assert all({"/", f"/tables/{room['table'].pk}/"} <= set(pages) for pages in walkable.values()), walkable
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems)
