@@ -173,7 +173,7 @@ def ownership_problems(players) -> list[str]:
     from django.db.models import F, Sum
 
     from cashier.models import LedgerEntry, LedgerTransaction
-    from cashier.selectors import chips_owned
+    from cashier.selectors import chips_owned_by
     from tables.models import Hand, HandPlayer
 
     ids = [user.pk for user in players]
@@ -194,9 +194,10 @@ def ownership_problems(players) -> list[str]:
         .values_list("player_id")
         .annotate(total=Sum(F("final_stack") - F("starting_stack")))
     )
+    owned_by = chips_owned_by(ids)
     problems = []
     for user in players:
-        owned = chips_owned(user)
+        owned = owned_by[user.pk]
         expected = issued.get(user.pk, 0) + won.get(user.pk, 0)
         if owned != expected:
             problems.append(f"{user.username} owns {owned}, but was issued {issued.get(user.pk, 0)} "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -29,12 +29,34 @@ def bankroll_balance(user: User) -> int:
     )
 
 
+def chips_held(user_ids: Collection[int]) -> dict[int, int]:
+    """The chips each player holds outside their bankroll, by user id (settings.CHIP_HOLDINGS:
+    functions of user ids answering {user id: chips}; the tables add their stacks, pending
+    top-ups and the stacks they started a running hand with). One read per holding for any
+    number of players."""
+    held = dict.fromkeys(user_ids, 0)
+    holdings: list[Callable[[Collection[int]], dict[int, int]]] = [
+        import_string(path) for path in getattr(settings, "CHIP_HOLDINGS", [])
+    ]
+    for holding in holdings:
+        for user_id, amount in holding(user_ids).items():
+            held[user_id] += amount
+    return held
+
+
+def chips_owned_by(user_ids: Collection[int]) -> dict[int, int]:
+    """Each player's bankroll plus every chip they hold elsewhere, by user id."""
+    bankrolls = dict(
+        LedgerAccount.objects.filter(kind=LedgerAccount.Kind.BANKROLL, user_id__in=user_ids).values_list(
+            "user_id", "balance"
+        )
+    )
+    return {user_id: bankrolls.get(user_id, 0) + held for user_id, held in chips_held(user_ids).items()}
+
+
 def chips_owned(user: User) -> int:
-    """The bankroll plus every chip the player holds elsewhere (settings.CHIP_HOLDINGS: the
-    tables add their stacks, pending top-ups and the stacks they started a running hand with)."""
-    holdings: list[Callable[[User], int]] = [import_string(path) for path in getattr(settings, "CHIP_HOLDINGS", [])]
-    held = sum(holding(user) for holding in holdings)
-    return bankroll_balance(user) + held
+    """The bankroll plus every chip the player holds elsewhere (chips_owned_by for one)."""
+    return chips_owned_by([user.pk])[user.pk]
 
 
 @dataclass(frozen=True)

@@ -307,7 +307,8 @@ if LOG_FORMAT == "json":
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
 CHIP_AUDITS += ["tournaments.audit.tournament_problems"]  # tournaments: their prize pools and chips (RULES 8.1)
-# Chips a player holds outside their bankroll (a reload counts them): functions of a user.
+# Chips players hold outside their bankroll (a reload counts them): functions of user ids
+# answering {user id: chips} (cashier.selectors.chips_held).
 CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 
 # A form's request id (accounts/request_ids.py) is refused after this many seconds.

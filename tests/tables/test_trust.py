@@ -14,7 +14,7 @@ from cashier import services as cashier
 from cashier.audit import run_audit
 from cashier.errors import IdempotencyConflict, ReloadNotAllowed, RequestAlreadyUsed
 from cashier.models import LedgerTransaction
-from cashier.selectors import bankroll_balance, chips_owned, reload_status
+from cashier.selectors import bankroll_balance, chips_owned, chips_owned_by, reload_status
 from tables import services
 from tables.models import Seat, SeatSession, Table
 
@@ -121,6 +121,23 @@ def test_finding_2_a_pending_top_up_and_a_running_hand_count_too(make_player, ma
     with pytest.raises(ReloadNotAllowed):
         cashier.reload(user=player, request_id=uuid.uuid4().hex)
     assert_audit_clean()
+
+
+def test_what_many_players_own_is_read_at_once_and_agrees_with_each_alone(make_player, make_table,
+                                                                          django_assert_num_queries):  # fmt: skip
+    """chips_owned_by (the adversaries' check after every step) asks once for any number of players."""
+    player, other, away = make_player(), make_player(), make_player()
+    tables = [make_table(max_buy_in=9_600, min_buy_in=100) for _ in range(2)]
+    sit(tables[0], player, 1, buy_in=9_000)
+    sit(tables[0], other, 2, buy_in=200)
+    sit(tables[1], player, 1, buy_in=300)
+    services.start_hand_if_due(table_id=tables[0].pk)
+    act(tables[0], player, "raise", 6)
+    services.top_up(user=other, table_id=tables[0].pk, amount=100, request_id=uuid.uuid4().hex)
+    alone = {user.pk: chips_owned(user) for user in (player, other, away)}
+    with django_assert_num_queries(3):  # the bankrolls, the seats, the running hands
+        assert chips_owned_by([player.pk, other.pk, away.pk]) == alone
+    assert alone == dict.fromkeys(alone, 10_000)  # no hand is over: each still owns the grant
 
 
 def test_finding_2_a_reload_brings_everything_owned_up_to_the_grant(make_player, make_table, django_user_model,
