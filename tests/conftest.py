@@ -56,6 +56,18 @@ def no_snapshot_threads_left():
 
 
 @pytest.fixture(autouse=True)
+def no_language_left_active():
+    """A request as a player with a language of their own activates it on the test's thread
+    (ProfileLanguageMiddleware, like Django's LocaleMiddleware, does not switch back after the
+    response): every test starts in the room's language, whichever test ran before it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def no_pause_between_hands(settings):
     """The next hand is due as soon as one ends: tests deal hands back to back."""
     settings.HAND_PAUSE_SECONDS = 0
