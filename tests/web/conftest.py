@@ -62,25 +62,46 @@ def live_server_url(needs_postgresql, needs_redis, django_db_setup, django_db_bl
         server.join(5)
 
 
-@pytest.fixture(scope="module")
-def chromium(live_server_url):
-    """Debian's Chromium through Playwright, for one module; stopped after it so its event
-    loop does not outlive the browser tests."""
-    from playwright.sync_api import sync_playwright
+# The worker's one Chromium while its browser tests run back to back (see pytest_runtest_teardown).
+_browser: dict = {}
 
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    # Playwright's sync API keeps an event loop on this thread; the ORM calls made
-    # by the test itself are still plain synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+
+@pytest.fixture
+def chromium(live_server_url):
+    """Debian's Chromium through Playwright: started once for a run of browser tests on this
+    worker (the browser modules run one after the other, tests/conftest.py orders them) and
+    stopped before the first test that needs none, so Playwright's event loop never outlives
+    the browser tests."""
+    if not _browser:
+        from playwright.sync_api import sync_playwright
+
+        _browser["previous"] = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        # Playwright's sync API keeps an event loop on this thread; the ORM calls made
+        # by the test itself are still plain synchronous calls.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        _browser["playwright"] = sync_playwright()
+        playwright = _browser["playwright"].__enter__()
+        _browser["chromium"] = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
+        )
+    return _browser["chromium"]
+
+
+def _stop_chromium() -> None:
+    _browser.pop("chromium").close()
+    _browser.pop("playwright").__exit__(None, None, None)
+    previous = _browser.pop("previous")
     if previous is None:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures (its pages) are torn down
+def pytest_runtest_teardown(item, nextitem):
+    if _browser and (nextitem is None or "chromium" not in getattr(nextitem, "fixturenames", ())):
+        _stop_chromium()
 
 
 @pytest.fixture
