@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils.module_loading import import_string
 
-from .models import LedgerAccount, LedgerEntry, LedgerTransaction
+from .models import LedgerAccount, LedgerTransaction
 
 
 @dataclass
@@ -29,24 +30,30 @@ class AuditReport:
 
 
 def ledger_problems() -> tuple[list[str], int, int]:
+    """The ledger's own checks, each one query whose answer is only what is wrong: every
+    account's balance is the sum of its entries, the balances sum to zero, every transaction
+    sums to zero. Returns (problems, accounts checked, chips issued by the house)."""
     problems: list[str] = []
-    entry_sums = dict(
-        LedgerEntry.objects.values("account").annotate(total=Sum("amount")).values_list("account", "total")
+    mismatched = (
+        LedgerAccount.objects.annotate(total=Coalesce(Sum("entries__amount"), 0))
+        .filter(~Q(balance=F("total")))
+        .select_related("user", "table", "tournament")
     )
-    accounts = list(LedgerAccount.objects.all())
-    for account in accounts:
-        expected = entry_sums.get(account.pk, 0)
-        if account.balance != expected:
-            problems.append(f"{account}: balance {account.balance} but entries sum to {expected}")
-    total = sum(a.balance for a in accounts)
-    if total != 0:
-        problems.append(f"account balances sum to {total}, not 0")
+    problems.extend(
+        f"{account}: balance {account.balance} but entries sum to {account.total}" for account in mismatched
+    )
+    totals = LedgerAccount.objects.aggregate(
+        accounts=Count("pk"),
+        total=Coalesce(Sum("balance"), 0),
+        house=Coalesce(Sum("balance", filter=Q(kind=LedgerAccount.Kind.HOUSE)), 0),
+    )
+    if totals["total"] != 0:
+        problems.append(f"account balances sum to {totals['total']}, not 0")
     unbalanced = (
         LedgerTransaction.objects.annotate(total=Sum("entries__amount")).exclude(total=0).values_list("pk", flat=True)
     )
     problems.extend(f"transaction #{pk} does not sum to zero" for pk in unbalanced)
-    issued = -sum(a.balance for a in accounts if a.kind == LedgerAccount.Kind.HOUSE)
-    return problems, len(accounts), issued
+    return problems, totals["accounts"], -totals["house"]
 
 
 def run_audit() -> AuditReport:

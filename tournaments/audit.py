@@ -25,16 +25,19 @@ Kind = LedgerTransaction.Kind
 
 def tournament_problems() -> list[str]:
     problems: list[str] = []
-    balances = dict(
-        LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TOURNAMENT).values_list("tournament_id", "balance")
-    )
+    tournaments = list(Tournament.objects.all())
+    balances: dict[int, int] = {}
     moved: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for reference, kind, amount in LedgerEntry.objects.filter(
-        transaction__kind__in=[Kind.TOURNEY_BUY_IN, Kind.TOURNEY_FEE, Kind.TOURNEY_REFUND, Kind.PRIZE],
-        account__kind=LedgerAccount.Kind.BANKROLL,
-    ).values_list("transaction__reference", "transaction__kind", "amount"):
-        moved[reference][kind].append(-amount if kind in (Kind.TOURNEY_BUY_IN, Kind.TOURNEY_FEE) else amount)
-    for tournament in Tournament.objects.all():
+    if tournaments:  # a room without tournaments has no prize pool or tournament movement to read
+        balances = dict(
+            LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TOURNAMENT).values_list("tournament_id", "balance")
+        )
+        for reference, kind, amount in LedgerEntry.objects.filter(
+            transaction__kind__in=[Kind.TOURNEY_BUY_IN, Kind.TOURNEY_FEE, Kind.TOURNEY_REFUND, Kind.PRIZE],
+            account__kind=LedgerAccount.Kind.BANKROLL,
+        ).values_list("transaction__reference", "transaction__kind", "amount"):
+            moved[reference][kind].append(-amount if kind in (Kind.TOURNEY_BUY_IN, Kind.TOURNEY_FEE) else amount)
+    for tournament in tournaments:
         entries = list(Entry.objects.filter(tournament=tournament))
         paid_in = 0
         for entry in entries:
@@ -73,8 +76,10 @@ def tournament_problems() -> list[str]:
             problems.append(f"{tournament}: not every player has exactly one finishing place")
         if tournament.state == Tournament.State.RUNNING:
             problems.extend(_chip_problems(tournament, entries))
-    escrows = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE, table__is_tournament=True)
-    problems.extend(f"{account}: a tournament table holds bankroll chips" for account in escrows if account.balance)
+    escrows = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE, table__is_tournament=True).exclude(balance=0)
+    problems.extend(
+        f"{account}: a tournament table holds bankroll chips" for account in escrows.select_related("table")
+    )
     return problems
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from cashier import services as cashier
 from cashier.errors import IdempotencyConflict, InsufficientChips, InvalidAmount, InvalidRequest, ReloadNotAllowed
-from cashier.models import LedgerAccount, LedgerTransaction
+from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
 from cashier.selectors import bankroll_balance
 
 
@@ -158,6 +158,22 @@ def test_the_audit_detects_a_tampered_balance(make_player):
     assert any("sum to 1, not 0" in p for p in report.problems)
 
 
+def test_the_audit_detects_a_tampered_entry_and_counts_what_the_house_issued(make_player, django_assert_num_queries):
+    from cashier.audit import ledger_problems
+
+    players = [make_player() for _ in range(3)]
+    problems, accounts, issued = ledger_problems()
+    assert (problems, accounts, issued) == ([], 4, 30_000)  # three bankrolls and the house
+    entry = LedgerEntry.objects.filter(account__user=players[0]).get()
+    LedgerEntry.objects.filter(pk=entry.pk).update(amount=entry.amount + 5)
+    with django_assert_num_queries(3):  # whatever the number of accounts and entries
+        problems, _, _ = ledger_problems()
+    assert problems == [
+        f"bankroll of {players[0]}: balance 10000 but entries sum to 10005",
+        f"transaction #{entry.transaction_id} does not sum to zero",
+    ]
+
+
 def test_audit_chips_command_reports_clean(make_player, capsys):
     from django.core.management import call_command
 
@@ -190,3 +206,23 @@ def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player,
     house_entries = LedgerTransaction.objects.filter(entries__account=cashier.house_account())
     assert set(house_entries.values_list("kind", flat=True)) == {"grant"}
     assert assert_ledger_clean() == 10_000
+
+
+def test_the_audit_finds_table_movements_that_name_no_occupancy_and_bankroll_chips_at_a_tournament_table(
+    make_table, django_assert_max_num_queries
+):
+    """A movement with no occupancy ("table:" ones were made before occupancies were recorded),
+    and a tournament table's escrow holding chips (RULES 8.1): both found."""
+    from cashier.audit import run_audit
+
+    LedgerTransaction.objects.create(kind="buy_in", idempotency_key="k1", fingerprint="f", reference="buy-in:1")
+    LedgerTransaction.objects.create(kind="top_up", idempotency_key="k2", fingerprint="f", reference="user:3")
+    LedgerTransaction.objects.create(kind="buy_in", idempotency_key="k3", fingerprint="f", reference="table:4")
+    tournament_table = make_table(name="Final table", is_tournament=True)
+    LedgerAccount.objects.create(kind=LedgerAccount.Kind.TABLE, table=tournament_table, balance=0)
+    assert not any("tournament table" in problem for problem in run_audit().problems)
+    LedgerAccount.objects.filter(table=tournament_table).update(balance=50)
+    with django_assert_max_num_queries(20):
+        problems = run_audit().problems
+    assert "2 table movements name no seat occupancy" in problems
+    assert "escrow of Final table: a tournament table holds bankroll chips" in problems
