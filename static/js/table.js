@@ -153,6 +153,13 @@
     if (event.target.name === "amount") amountSetByKey = false; // typed by hand
   });
 
+  // A ticking number is written only when it changes: the same text written again still
+  // makes the browser lay out and paint the page (four times a second, on every phone).
+  function show(element, value) {
+    var text = String(value);
+    if (element && element.textContent !== text) element.textContent = text;
+  }
+
   // --- Countdown (RULES 6.1): the server sends the time left; shown only in its last stretch.
   var deadline = null;
   function startCountdown() {
@@ -167,7 +174,7 @@
     // The time bank (a second countdown, after the turn's own) is shown whole.
     var bank = clock.classList.contains("time-bank");
     clock.classList.toggle("waiting", !bank && left > Number(clock.dataset.countdownSeconds) * 1000);
-    clock.querySelector(".countdown-seconds").textContent = Math.ceil(left / 1000);
+    show(clock.querySelector(".countdown-seconds"), Math.ceil(left / 1000));
   }
   setInterval(tick, 250);
 
@@ -177,7 +184,7 @@
     if (!allowance) return;
     var now = Date.now();
     var away = allowance.dataset.returnsAt.split(" ").filter(function (at) { return at && Number(at) > now; });
-    allowance.querySelector(".protected-left").textContent = Math.max(0, Number(allowance.dataset.limit) - away.length);
+    show(allowance.querySelector(".protected-left"), Math.max(0, Number(allowance.dataset.limit) - away.length));
   }
   setInterval(countAllowance, 1000);
 

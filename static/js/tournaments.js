@@ -13,7 +13,8 @@
   function tick() {
     var now = Date.now() / 1000 + skew;
     document.querySelectorAll("#tournament-rows time.until[data-until]").forEach(function (time) {
-      time.textContent = text(Math.max(0, Math.round(Number(time.dataset.until) - now)));
+      var shown = text(Math.max(0, Math.round(Number(time.dataset.until) - now)));
+      if (time.textContent !== shown) time.textContent = shown; // the same text again would still repaint
     });
   }
   function rendered() {
