@@ -24,6 +24,16 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=kind)  # stable: within a kind, the order collected
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, django_db_blocker):
+    """pytest-django's own (the worker's suffix), then the test database cloned from a template
+    migrated once for this code (tests/support/template_database.py)."""
+    from tests.support.template_database import use_template
+
+    with django_db_blocker.unblock():
+        use_template()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing():
     """Hash test players' passwords with a cheap hasher (the room's own is slow on purpose).

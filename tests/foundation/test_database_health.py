@@ -4,6 +4,7 @@ said nothing, and a connection the server ended is still found and replaced."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -44,3 +45,19 @@ def test_a_connection_the_server_ended_is_replaced():
     time.sleep(0.2)  # the server's message and the socket's end reach this side
     close_old_connections()
     assert _backend_pid() != pid
+
+
+def test_the_test_databases_are_cloned_from_a_template_named_by_the_migrations(needs_postgresql, db):
+    """tests/support/template_database.py: one migrate per change of the migrations, not one per worker."""
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.support.template_database import digest
+
+    template = settings.DATABASES["default"]["TEST"]["TEMPLATE"]
+    assert template.endswith(f"_template_{digest()}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_database WHERE datname = %s", [template])
+        assert cursor.fetchone() == (1,)
+        cursor.execute("SELECT count(*) FROM django_migrations")
+        assert cursor.fetchone()[0] >= len(list((Path(__file__).parents[2]).glob("*/migrations/0*.py")))
