@@ -32,8 +32,8 @@ def bankroll_balance(user: User) -> int:
 def chips_held(user_ids: Collection[int]) -> dict[int, int]:
     """The chips each player holds outside their bankroll, by user id (settings.CHIP_HOLDINGS:
     functions of user ids answering {user id: chips}; the tables add their stacks, pending
-    top-ups and the stacks they started a running hand with). One read per holding for any
-    number of players."""
+    top-ups and the stacks they started a running hand with). The same reads for any number
+    of players."""
     held = dict.fromkeys(user_ids, 0)
     holdings: list[Callable[[Collection[int]], dict[int, int]]] = [
         import_string(path) for path in getattr(settings, "CHIP_HOLDINGS", [])

@@ -153,8 +153,8 @@
     if (event.target.name === "amount") amountSetByKey = false; // typed by hand
   });
 
-  // A ticking number is written only when it changes: the same text written again still
-  // makes the browser lay out and paint the page (four times a second, on every phone).
+  // A ticking number is written only when it changes: writing textContent replaces the text
+  // node even with the same text, and the browser lays the page out again (four times a second).
   function show(element, value) {
     var text = String(value);
     if (element && element.textContent !== text) element.textContent = text;

@@ -14,7 +14,7 @@
     var now = Date.now() / 1000 + skew;
     document.querySelectorAll("#tournament-rows time.until[data-until]").forEach(function (time) {
       var shown = text(Math.max(0, Math.round(Number(time.dataset.until) - now)));
-      if (time.textContent !== shown) time.textContent = shown; // the same text again would still repaint
+      if (time.textContent !== shown) time.textContent = shown; // the same text again would still replace the node
     });
   }
   function rendered() {
