@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,10 +43,12 @@ def use_template() -> None:
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "config.postgresql" and "postgresql" not in database["ENGINE"]:
+    if "postgresql" not in database["ENGINE"]:
         return
-    base = database["NAME"]
-    name = f"test_{base}_template_{digest()}"
+    # Named after the test database without the worker's suffix: runs kept apart by
+    # TEST_DATABASE_NAME keep their templates apart too.
+    test_name = (database.get("TEST") or {}).get("NAME") or f"test_{database['NAME']}"
+    name = f"{re.sub(r'_gw[0-9]+$', '', test_name)}_template_{digest()}"
     admin = {"host": database["HOST"], "port": database["PORT"], "user": database["USER"], "dbname": "postgres"}
     if database.get("PASSWORD"):
         admin["password"] = database["PASSWORD"]
