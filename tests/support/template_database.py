@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from .processes import ROOT
 
@@ -74,6 +73,6 @@ def _build(connection, database: dict, name: str) -> None:
     connection.execute(f'CREATE DATABASE "{building}"')
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{building}"
     env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=Path(ROOT), env=env,
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env,
                    check=True, timeout=300)  # fmt: skip
     connection.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
