@@ -126,18 +126,25 @@ def rule_problems(table) -> list[str]:
 
     window = timedelta(minutes=settings.RETURN_TO_TABLE_MINUTES)
     problems = []
-    for session in SeatSession.objects.filter(table=table, ended_at__isnull=True).select_related("table"):
-        before = (
-            SeatSession.objects.filter(
-                table=table, player_id=session.player_id, ended_at__lte=session.started_at,
-                ended_at__gt=session.started_at - window,
-            )
-            .order_by("-ended_at")
-            .first()
-        )  # fmt: skip
-        left_with = before.cashed_out or 0 if before else 0
-        if left_with > session.table.min_buy_in and session.buy_in < left_with:
-            problems.append(f"RULES 7.5: {session} bought in {session.buy_in} after leaving with {left_with}")
+    sessions = list(
+        SeatSession.objects.filter(table=table)
+        .order_by("started_at", "pk")
+        .values_list("pk", "player_id", "started_at", "ended_at", "buy_in", "cashed_out", "table__min_buy_in")
+    )
+    ended = [session for session in sessions if session[3] is not None]
+    for pk, player_id, started_at, ended_at, buy_in, _, min_buy_in in sessions:
+        if ended_at is not None:
+            continue
+        # The player's last occupancy of this table that ended within the window before this one began.
+        before = [
+            session for session in ended
+            if session[1] == player_id and started_at - window < session[3] <= started_at
+        ]  # fmt: skip
+        last = max(before, key=lambda session: session[3], default=None)
+        left_with = last[5] or 0 if last else 0
+        if left_with > min_buy_in and buy_in < left_with:
+            session = SeatSession.objects.get(pk=pk)
+            problems.append(f"RULES 7.5: {session} bought in {buy_in} after leaving with {left_with}")
     return problems
 
 

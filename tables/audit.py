@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from django.db.models import F, Sum
 
+from cashier.audit import AuditQuery
 from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
 
 from .models import Hand, Seat, SeatSession, Table
@@ -23,20 +24,51 @@ from .selectors.hands import rebuild
 
 TABLE_MOVEMENTS = (LedgerTransaction.Kind.BUY_IN, LedgerTransaction.Kind.TOP_UP, LedgerTransaction.Kind.CASH_OUT)
 
-
-def table_escrow_problems() -> list[str]:
-    problems: list[str] = []
-    escrows = dict(LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).values_list("table_id", "balance"))
-    at_tables = dict(
+# The audit's queries, compiled once (cashier.audit.AuditQuery).
+_ESCROWS = AuditQuery(
+    lambda: LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE).values_list("table_id", "balance")
+)
+_CHIPS_AT_TABLES = AuditQuery(
+    lambda: (
         Seat.objects.filter(table__is_tournament=False)
         .values_list("table_id")
         .annotate(chips=Sum(F("stack") + F("pending_top_up")))
         .order_by()
     )
-    running = {
-        hand.table_id: hand for hand in Hand.objects.filter(state=Hand.State.RUNNING, table__is_tournament=False)
-    }
-    names = dict(Table.objects.filter(pk__in={*escrows, *at_tables, *running}).values_list("pk", "name"))
+)
+_RUNNING_HANDS = AuditQuery(lambda: Hand.objects.filter(state=Hand.State.RUNNING, table__is_tournament=False))
+# Chips each occupancy's movements put into its table's escrow.
+_TABLE_MOVEMENTS = AuditQuery(
+    lambda: LedgerEntry.objects.filter(
+        account__kind=LedgerAccount.Kind.TABLE, transaction__kind__in=TABLE_MOVEMENTS
+    ).values_list("transaction__reference", "transaction__kind", "amount")
+)
+_OCCUPANCIES = AuditQuery(
+    lambda: SeatSession.objects.filter(table__is_tournament=False).values_list(
+        "pk", "table_id", "player_id", "seat_number", "buy_in", "cashed_out", "ended_at"
+    )
+)
+_SEATS = AuditQuery(
+    lambda: Seat.objects.filter(table__is_tournament=False).values_list(
+        "pk", "session_id", "table_id", "player_id", "number"
+    )
+)
+# A movement made before occupancies were recorded names its table ("table:"), no occupancy.
+_UNBOUND_MOVEMENTS = AuditQuery(
+    lambda: (
+        LedgerTransaction.objects.filter(kind__in=TABLE_MOVEMENTS)
+        .exclude(reference__startswith="seat-session:")
+        .exclude(reference__startswith="table:")
+        .values_list("pk")
+    )
+)
+
+
+def table_escrow_problems() -> list[str]:
+    problems: list[tuple[int, str]] = []  # (table id, what is wrong): the tables' names come last
+    escrows = {table_id: int(balance) for table_id, balance in _ESCROWS.rows()}
+    at_tables = {table_id: int(chips) for table_id, chips in _CHIPS_AT_TABLES.rows()}
+    running = {hand.table_id: hand for hand in _RUNNING_HANDS.objects()}
     # Every table with an escrow or with someone seated: a seat at a table no chips reached is a problem too.
     for table_id in sorted({*escrows, *at_tables}):
         balance, at_table, in_hand = escrows.get(table_id, 0), at_tables.get(table_id, 0), 0
@@ -45,47 +77,42 @@ def table_escrow_problems() -> list[str]:
             started_with = sum(seat["stack"] for seat in hand.config["seats"])
             in_hand = started_with - sum(rebuild(hand).stacks.values())
             if in_hand < 0:
-                problems.append(f"{names[table_id]}: hand #{hand.number} holds {in_hand} chips")
+                problems.append((table_id, f"hand #{hand.number} holds {in_hand} chips"))
         if balance != at_table + in_hand:
             problems.append(
-                f"{names[table_id]}: escrow {balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}"
+                (table_id, f"escrow {balance} but stacks {at_table} + in hand {in_hand} = {at_table + in_hand}")
             )
-    return problems
+    names = dict(Table.objects.filter(pk__in={table_id for table_id, _ in problems}).values_list("pk", "name"))
+    return [f"{names[table_id]}: {problem}" for table_id, problem in problems]
 
 
 def seat_occupancy_problems() -> list[str]:
     problems: list[str] = []
-    # Chips each occupancy's movements put into its table's escrow, by kind.
     paid: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    entries = LedgerEntry.objects.filter(
-        account__kind=LedgerAccount.Kind.TABLE, transaction__kind__in=TABLE_MOVEMENTS
-    ).values_list("transaction__reference", "transaction__kind", "amount")
-    for reference, kind, amount in entries:
-        paid[reference][kind].append(amount)
-    sessions = {session.pk: session for session in SeatSession.objects.filter(table__is_tournament=False)}
-    for seat in Seat.objects.filter(table__is_tournament=False):
-        session = sessions.get(seat.session_id)
-        if session is None or session.ended_at is not None:
-            problems.append(f"{seat}: no open seat occupancy")
-        elif (session.table_id, session.player_id, session.seat_number) != (seat.table_id, seat.player_id, seat.number):
-            problems.append(f"{seat}: its occupancy #{session.pk} is for another seat")
-    for session in sessions.values():
-        movements = paid.get(session.reference, {})
+    for reference, kind, amount in _TABLE_MOVEMENTS.rows():
+        paid[reference][kind].append(int(amount))
+    sessions = {row[0]: row for row in _OCCUPANCIES.rows()}
+    for seat_id, session_id, table_id, player_id, number in _SEATS.rows():
+        session = sessions.get(session_id)
+        if session is None or session[6] is not None:
+            problems.append(f"{Seat.objects.get(pk=seat_id)}: no open seat occupancy")
+        elif session[1:4] != (table_id, player_id, number):
+            problems.append(f"{Seat.objects.get(pk=seat_id)}: its occupancy #{session_id} is for another seat")
+    for session_id, _table_id, _player_id, _number, buy_in, cashed_out, ended_at in sessions.values():
+        movements = paid.get(f"seat-session:{session_id}", {})
+        wrong = []
         buy_ins = movements.get(LedgerTransaction.Kind.BUY_IN, [])
-        if buy_ins != [session.buy_in]:
-            problems.append(f"{session}: buy-in {session.buy_in} but the ledger has {buy_ins}")
+        if buy_ins != [buy_in]:
+            wrong.append(f"buy-in {buy_in} but the ledger has {buy_ins}")
         cash_outs = [-amount for amount in movements.get(LedgerTransaction.Kind.CASH_OUT, [])]
-        if session.ended_at is None and cash_outs:
-            problems.append(f"{session}: cashed out while still seated")
-        if session.ended_at is not None and cash_outs != ([session.cashed_out] if session.cashed_out else []):
-            problems.append(f"{session}: ended with {session.cashed_out} but the ledger cashed out {cash_outs}")
-    # A movement made before occupancies were recorded names its table ("table:"), no occupancy.
-    unbound = (
-        LedgerTransaction.objects.filter(kind__in=TABLE_MOVEMENTS)
-        .exclude(reference__startswith="seat-session:")
-        .exclude(reference__startswith="table:")
-        .count()
-    )
+        if ended_at is None and cash_outs:
+            wrong.append("cashed out while still seated")
+        if ended_at is not None and cash_outs != ([cashed_out] if cashed_out else []):
+            wrong.append(f"ended with {cashed_out} but the ledger cashed out {cash_outs}")
+        if wrong:
+            session = SeatSession.objects.get(pk=session_id)
+            problems.extend(f"{session}: {problem}" for problem in wrong)
+    unbound = len(_UNBOUND_MOVEMENTS.rows())
     if unbound:
         problems.append(f"{unbound} table movements name no seat occupancy")
     return problems

@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from django.db.models import Sum
 
+from cashier.audit import AuditQuery
 from cashier.models import LedgerAccount, LedgerEntry, LedgerTransaction
 from tables.models import Hand, Seat
 from tables.selectors.hands import rebuild
@@ -22,10 +23,21 @@ from .models import Entry, Result, Tournament, TournamentTable
 
 Kind = LedgerTransaction.Kind
 
+# The audit's queries, compiled once (cashier.audit.AuditQuery).
+_TOURNAMENTS = AuditQuery(lambda: Tournament.objects.all())
+# A tournament table's escrow that holds chips: it holds bankroll chips.
+_TOURNAMENT_TABLE_ESCROWS = AuditQuery(
+    lambda: (
+        LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE, table__is_tournament=True)
+        .exclude(balance=0)
+        .values_list("pk")
+    )
+)
+
 
 def tournament_problems() -> list[str]:
     problems: list[str] = []
-    tournaments = list(Tournament.objects.all())
+    tournaments = _TOURNAMENTS.objects()
     balances: dict[int, int] = {}
     moved: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     if tournaments:  # a room without tournaments has no prize pool or tournament movement to read
@@ -76,10 +88,10 @@ def tournament_problems() -> list[str]:
             problems.append(f"{tournament}: not every player has exactly one finishing place")
         if tournament.state == Tournament.State.RUNNING:
             problems.extend(_chip_problems(tournament, entries))
-    escrows = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.TABLE, table__is_tournament=True).exclude(balance=0)
-    problems.extend(
-        f"{account}: a tournament table holds bankroll chips" for account in escrows.select_related("table")
-    )
+    escrows = [pk for (pk,) in _TOURNAMENT_TABLE_ESCROWS.rows()]
+    if escrows:
+        accounts = LedgerAccount.objects.filter(pk__in=escrows).select_related("table")
+        problems.extend(f"{account}: a tournament table holds bankroll chips" for account in accounts)
     return problems
 
 

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from cashier import services as cashier
 from cashier.audit import run_audit
@@ -92,6 +93,21 @@ def test_the_audit_finds_a_seat_nobody_paid_for(make_player, make_table):
     problems = run_audit().problems
     assert any("buy-in 200 but the ledger has []" in problem for problem in problems), problems
     assert any("escrow 0 but stacks 200" in problem for problem in problems), problems
+
+
+def test_the_audit_names_a_seat_without_its_open_occupancy_and_an_occupancy_cashed_out_wrongly(make_player, make_table):
+    """Each of the occupancy checks, with the seat or the occupancy named in its line."""
+    table, player = make_table(name="Audited"), make_player("alice")
+    seat = sit(table, player, 1)
+    assert not run_audit().problems
+    SeatSession.objects.filter(pk=seat.session_id).update(seat_number=5)
+    assert run_audit().problems == [f"{seat}: its occupancy #{seat.session_id} is for another seat"]
+    SeatSession.objects.filter(pk=seat.session_id).update(seat_number=1, ended_at=timezone.now(), cashed_out=200)
+    problems = run_audit().problems
+    assert problems == [
+        f"{seat}: no open seat occupancy",
+        f"{SeatSession.objects.get(pk=seat.session_id)}: ended with 200 but the ledger cashed out []",
+    ]  # and the escrow still holds the seat's chips: no line about it
 
 
 def test_finding_2_reload_counts_the_chips_at_every_table(make_player, make_table, assert_audit_clean):
