@@ -250,3 +250,44 @@ def test_seat_controls_sit_out_come_back_top_up_and_leave(heads_up, assert_audit
     assert not Seat.objects.filter(player=bob).exists()
     assert bankroll_balance(bob) == 10_000
     assert_audit_clean()
+
+
+def test_rule_6_an_action_frame_is_noted_for_the_clock_off_the_event_loop_and_cleared_once_applied(
+    heads_up, monkeypatch
+):
+    """The note that holds the clock while a click that arrived in time waits (RULES 6) and its
+    clearing are cache trips: made on the notes' thread, in order, never on the event loop that
+    every socket of the process shares; none is left once the action is applied."""
+    import threading
+
+    from django.core.cache import cache
+
+    from tables.services import on_time
+
+    table, alice, _bob = heads_up
+    start_hand(table)
+    trips: list[tuple[str, str, bool]] = []
+    for name in ("action_arrived", "action_done"):
+        real = getattr(on_time, name)
+
+        def spy(*, _real=real, _name=name, **kwargs):
+            result = _real(**kwargs)
+            key = on_time._key(kwargs["table_id"], kwargs["sequence"], kwargs["user_id"])
+            trips.append((_name, threading.current_thread().name, cache.get(key) is not None))
+            return result
+
+        monkeypatch.setattr(on_time, name, spy)
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        sequence = await current_sequence(table)
+        await alice_tab.send(action="call", sequence=str(sequence))
+        await alice_tab.until("calls")
+        await alice_tab.close()
+        return sequence
+
+    sequence = async_to_sync(scenario)()
+    assert [(name, noted) for name, _thread, noted in trips] == [("action_arrived", True), ("action_done", False)]
+    assert all(thread.startswith("action-notes") for _name, thread, _noted in trips), trips
+    assert cache.get(on_time._key(table.pk, sequence, alice.pk)) is None
+    assert Seat.objects.get(player=alice).stack == 198  # the small blind and the call
