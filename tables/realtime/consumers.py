@@ -20,8 +20,6 @@ another (a player whose profile says one language on a browser that asked for an
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -47,12 +45,10 @@ from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
-from .cache_threads import on_counts_thread, on_notes_thread
+from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
-
-logger = logging.getLogger(__name__)
 
 
 class SessionEnded(Exception):
@@ -112,13 +108,11 @@ def _lobby_snapshot() -> str:
 
 class TableConsumer(GuardedConsumer):
     presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
-    # The sequences of this socket's actions being noted on their way (``on_time``), each with
-    # the note's trip (on the notes' thread): True once this socket's note is made.
-    noting: dict[int, asyncio.Future[bool]]
+    noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.noting = {}
+        self.noted = set()
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -170,8 +164,9 @@ class TableConsumer(GuardedConsumer):
         await self.show_snapshot(*opening)
 
     async def disconnect(self, code):
-        for sequence in list(self.noting):  # actions noted on their way that will never be applied
-            await self.noted_done(sequence)
+        for sequence in list(self.noted):  # actions noted on their way that will never be applied
+            on_time.action_done(table_id=self.table_id, sequence=sequence, user_id=self.user.pk)
+        self.noted.clear()
         was_counted = bool(self.counted)
         await self.release()
         await self.leave_groups(getattr(self, "groups_joined", ()))
@@ -203,8 +198,9 @@ class TableConsumer(GuardedConsumer):
                 await database_sync_to_async(self.perform)(command, data)
             finally:
                 admission.in_flight.leave()
-                if COMMANDS[command].acts:
-                    await self.noted_done(data["sequence"])
+                if COMMANDS[command].acts and data["sequence"] in self.noted:
+                    self.noted.discard(data["sequence"])
+                    on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True
@@ -230,9 +226,7 @@ class TableConsumer(GuardedConsumer):
     def frame_arrives(self, message: dict) -> None:
         """A player's action is on time if its frame arrived before the deadline, however long
         it then waits (behind this socket's frame in hand, for the database): noted the moment
-        it arrives, the clock leaves the turn alone meanwhile (RULES 6). Once per hand's step.
-        The note is a cache trip, made on the notes' thread (``cache_threads``), not on the
-        event loop every socket of the process shares."""
+        it arrives, the clock leaves the turn alone meanwhile (RULES 6). Once per hand's step."""
         user = getattr(self, "user", None)
         if user is None or not user.is_authenticated:
             return
@@ -240,27 +234,12 @@ class TableConsumer(GuardedConsumer):
             command, data = parse_frame(message.get("text"), FRAME_FORMS)
         except FrameError:
             return
-        sequence = data["sequence"] if COMMANDS[command].acts else None
-        if sequence is None or sequence in self.noting:
+        if not COMMANDS[command].acts or data["sequence"] in self.noted:
             return
-        noting = on_notes_thread(on_time.action_arrived)
-        self.noting[sequence] = asyncio.ensure_future(
-            noting(table_id=self.table_id, sequence=sequence, user_id=user.pk, at=message["arrived_at"])
-        )
-
-    async def noted_done(self, sequence: int) -> None:
-        """The action against ``sequence`` was applied or refused, or never will be: if this
-        socket noted it on its way, the note is cleared (after it was made: one thread, in order)."""
-        note = self.noting.pop(sequence, None)
-        if note is None:
-            return
-        try:
-            noted = await note
-        except Exception:  # noting a frame is no reason to lose the socket
-            logger.warning("socket: a frame's arrival was not noted", exc_info=True)
-            return
-        if noted:
-            await on_notes_thread(on_time.action_done)(table_id=self.table_id, sequence=sequence, user_id=self.user.pk)
+        if on_time.action_arrived(
+            table_id=self.table_id, sequence=data["sequence"], user_id=user.pk, at=message["arrived_at"]
+        ):
+            self.noted.add(data["sequence"])
 
     def memberships(self) -> list[str]:
         return [*super().memberships(), *getattr(self, "groups_joined", ())]
