@@ -5,8 +5,12 @@ until its snapshot is sent, and a frame from its arrival until its service retur
 ``WEBSOCKET_MAX_IN_FLIGHT`` a new socket of someone without a seat at the table is refused
 at once with close code 1013 ("try again later"), before any database work: the page
 reconnects after a jittered backoff and says meanwhile that it is reconnecting. A seated
-player's socket is still taken, up to twice the bound: a player at a table comes before a
-watcher. Past that everyone is refused, so the work queued in a process stays bounded.
+player's socket is still taken: a player at a table comes before a watcher, and a player
+joining a table already playing here (``tables_here``: a seated player's screen is shown by
+this process) before one whose table has nobody here yet, so tables fill up whole (a table
+missing one player's screen plays at the pace of that player's clock). Up to one and a half
+times the bound any seated player is taken, up to twice it only one joining a table playing
+here. Past that everyone is refused, so the work queued in a process stays bounded.
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
@@ -57,13 +61,16 @@ class InFlight:
         with self._lock:
             self.count = max(0, self.count - 1)
 
-    def admits(self, seated: bool | None) -> bool:
+    def admits(self, seated: bool | None, joins_playing_table: bool = False) -> bool:
         """Whether a new socket is taken now; ``seated``: its user has a seat at its table
-        (None: not asked, the process is under its bound or at twice it)."""
+        (None: not asked, the process is under its bound or at twice it);
+        ``joins_playing_table``: that table is playing here (``tables_here``)."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
         if self.count < bound:
             return True
-        return bool(seated) and self.count < 2 * bound
+        if not seated:
+            return False
+        return self.count < (2 * bound if joins_playing_table else bound + bound // 2)
 
     @property
     def asks_seated(self) -> bool:
@@ -78,7 +85,32 @@ class InFlight:
         return self.count + handshakes.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
 
 
+class TablesHere:
+    """The tables playing here: those with a seated player's screen shown by this process (a
+    table socket counted from its first snapshot shown to its close)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sockets: dict[int, int] = {}
+
+    def shown(self, table_id: int) -> None:
+        with self._lock:
+            self._sockets[table_id] = self._sockets.get(table_id, 0) + 1
+
+    def closed(self, table_id: int) -> None:
+        with self._lock:
+            left = self._sockets.get(table_id, 0) - 1
+            if left > 0:
+                self._sockets[table_id] = left
+            else:
+                self._sockets.pop(table_id, None)
+
+    def playing(self, table_id: int) -> bool:
+        return table_id in self._sockets
+
+
 in_flight = InFlight()
+tables_here = TablesHere()
 # The room sockets between their handshake's start and its answer (accepted or closed): on a
 # starved machine they wait there, for the cache and the database, unseen by ``in_flight``
 # until their consumer runs; past the client's patience they are given up and tried again.

@@ -129,7 +129,8 @@ class TableConsumer(GuardedConsumer):
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
         # seated player's still taken (``admission``): who is seated comes from the cache.
         user_id = self.user.pk if self.user.is_authenticated else None
-        if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id)):
+        playing_here = admission.tables_here.playing(self.table_id)
+        if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id), playing_here):
             return
         if self.user.is_authenticated:
             self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
@@ -162,8 +163,14 @@ class TableConsumer(GuardedConsumer):
             return
         # A reconnect or a second tab catches up here, the recent chat in the same frame.
         await self.show_snapshot(*opening)
+        if self.spectator_key is None:  # a seated player's screen: the table plays here
+            admission.tables_here.shown(self.table_id)
+            self.playing_here = True
 
     async def disconnect(self, code):
+        if getattr(self, "playing_here", False):
+            self.playing_here = False
+            admission.tables_here.closed(self.table_id)
         for sequence in list(self.noted):  # actions noted on their way that will never be applied
             on_time.action_done(table_id=self.table_id, sequence=sequence, user_id=self.user.pk)
         self.noted.clear()

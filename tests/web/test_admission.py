@@ -62,14 +62,61 @@ def test_past_the_bound_a_watcher_gets_1013_and_a_seated_player_is_served(
 
 
 def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
-    settings.WEBSOCKET_MAX_IN_FLIGHT = 3
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 4
     flight = admission.InFlight()
-    for _ in range(3):
+    for _ in range(4):
         flight.enter()
-    assert not flight.admits(False) and flight.admits(True)
-    for _ in range(3):
+    assert not flight.admits(False) and flight.admits(True) and flight.admits(True, joins_playing_table=True)
+    for _ in range(2):
+        flight.enter()  # one and a half times the bound: only a player joining a table playing here
+    assert not flight.admits(True) and flight.admits(True, joins_playing_table=True)
+    for _ in range(2):
         flight.enter()
-    assert not flight.admits(True)  # twice the bound: everyone waits for a retry
+    assert not flight.admits(True, joins_playing_table=True)  # twice the bound: everyone waits for a retry
+
+
+def test_past_the_bound_a_player_joining_a_table_playing_here_comes_before_a_table_not_started(
+    make_table, make_player, settings, channel_layer
+):
+    """Tables fill up whole: between one and a half and twice the bound, a seated player whose
+    table already has a seated player's screen here is taken, one whose table has none waits
+    (1013); once the first screen closes, that table is not playing here any more."""
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    playing, waiting = make_table(), make_table()
+    alice, bob, carol = make_player(), make_player(), make_player()
+    sit(playing, alice, 1)
+    sit(playing, bob, 2)
+    sit(waiting, carol, 1)
+
+    async def logged_in(table, player):
+        tab = table_viewer(table, player)
+        tab.communicator.scope["session"] = await db(logged_in_session, player)
+        return tab
+
+    async def scenario():
+        alice_tab = await (await logged_in(playing, alice)).connect()
+        assert admission.tables_here.playing(playing.pk) and not admission.tables_here.playing(waiting.pk)
+        for _ in range(3):
+            admission.in_flight.enter()
+        try:
+            carol_tab = await logged_in(waiting, carol)
+            connected, _ = await carol_tab.communicator.connect(timeout=2)
+            assert connected and await carol_tab.closed_with() == admission.TRY_AGAIN_LATER
+            bob_tab = await logged_in(playing, bob)
+            connected, _ = await bob_tab.communicator.connect(timeout=2)
+            assert connected
+            assert 'id="felt"' in await bob_tab.receive()
+            await bob_tab.close()
+            await alice_tab.close()
+            assert not admission.tables_here.playing(playing.pk)
+            again = await logged_in(playing, bob)
+            connected, _ = await again.communicator.connect(timeout=2)
+            assert connected and await again.closed_with() == admission.TRY_AGAIN_LATER
+        finally:
+            for _ in range(3):
+                admission.in_flight.leave()
+
+    async_to_sync(scenario)()
 
 
 def test_at_twice_the_bound_a_socket_is_refused_in_its_handshake_before_its_session_is_read(
@@ -139,14 +186,15 @@ def test_at_twice_the_bound_a_seated_player_is_refused_without_reading_who_is_se
     async def scenario():
         alice_tab = table_viewer(table, alice)
         alice_tab.communicator.scope["session"] = await db(logged_in_session, alice)
-        for _ in range(3):
+        for _ in range(2):
             admission.in_flight.enter()
         try:
             # Past the bound, under twice it: her seat decides, from the cache.
             connected, _ = await alice_tab.communicator.connect(timeout=2)
             assert connected and asked == [alice.pk]
             await alice_tab.close()
-            admission.in_flight.enter()  # twice the bound: refused, the seat not asked
+            for _ in range(2):
+                admission.in_flight.enter()  # twice the bound: refused, the seat not asked
             again = table_viewer(table, alice)
             again.communicator.scope["session"] = await db(logged_in_session, alice)
             connected, _ = await again.communicator.connect(timeout=2)
