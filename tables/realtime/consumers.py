@@ -344,12 +344,19 @@ class TableConsumer(GuardedConsumer):
         """What a socket shows on connecting: (its snapshot, the recent chat), or None when the
         table is not open. Marks a returning player connected first, so the snapshot shows
         any reconnect grace it gave (RULES 6.3)."""
-        if self.presence:
-            presence.player_connected(table_id=self.table_id, user=self.user)
         state = load_table_state(self.table_id)
+        if state is not None and self.presence and self.marked_gone(state):
+            # A player back at their seat: marked connected (under the table's lock), then read again.
+            presence.player_connected(table_id=self.table_id, user=self.user)
+            state = load_table_state(self.table_id)
         if state is None or not state.table.is_active:
             return None
         return screen_for(state, self.user, timezone.now()), self.chat_snapshot()
+
+    def marked_gone(self, state) -> bool:
+        """Whether the viewer's seat is marked disconnected (read with the table's state: a
+        second tab or a reconnect the close never reached costs no read of its own)."""
+        return any(seat.player_id == self.user.pk and seat.disconnected_at is not None for seat in state.seats.values())
 
     async def send_snapshot(self):
         rendered = await on_snapshot_thread(self.snapshot)()

@@ -142,8 +142,9 @@ def test_a_change_reaches_the_sockets_while_the_database_thread_is_busy(make_tab
 
 def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
     """What a connect asks the database (``TableConsumer.opening``, its one trip to the database
-    thread): presence, the table, its seats and latest hand, and the chat with the mutes read
-    once. A reconnect storm costs each socket these and no more."""
+    thread): the table, its seats (whose presence marks tell whether the player comes back
+    after being marked gone) and latest hand, and the chat with the mutes read once. A
+    reconnect storm costs each socket these and no more."""
     table, players = in_a_hand(make_table, make_player, seated=6)
     rebuild(running_hand(table))  # the process holds the hand's replay, as the writer's does
     consumer = TableConsumer()
@@ -154,4 +155,4 @@ def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
     assert opening is not None and 'id="felt"' in opening[0][1].get("own-seat", "") + "".join(
         opening[0][0].public["en"].values()
     )
-    assert len(counting) <= 6, [query["sql"] for query in counting.captured_queries]
+    assert len(counting) <= 5, [query["sql"] for query in counting.captured_queries]
