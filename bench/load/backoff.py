@@ -4,7 +4,9 @@ server as a room of browsers would.
 
 - 1013 ("try again later", a busy server's refusal, ``tables.realtime.admission``): a random
   wait up to a bound that doubles with each busy refusal in a row, from 1 s to 30 s ("full
-  jitter"); the count starts again once a socket has stayed open 1.5 s.
+  jitter"); the count starts again once a socket has stayed open 1.5 s. When the refusal's
+  frame asks for a least wait (``data-retry-after``), the bound is at least that, and the wait
+  between its half and the whole of it.
 - 1001 ("going away", a server stopping gracefully): 0.2 to 1 s.
 - Any other close the bot did not ask for (1006: the connection lost, or a handshake that
   failed; 1011, 1012...): htmx's backoff, 250 ms doubling to 5 s, times 0.5 to 1, its count
@@ -50,6 +52,7 @@ class Reconnect:
         self.busy = 0
         self.retries = 0
         self.opened_at: float | None = None
+        self.retry_after = 0.0  # the least wait the last refusal's frame asked for, in seconds
 
     def opened(self, now: float) -> None:
         self.retries = 0  # htmx: its count starts again at every open
@@ -64,7 +67,11 @@ class Reconnect:
         self.opened_at = None
         if code == TRY_AGAIN_LATER:
             self.busy += 1
-            return self._wait("busy", self.rng.random() * min(BUSY_CAP_S, BUSY_BASE_S * 2 ** (self.busy - 1)))
+            bound = min(BUSY_CAP_S, BUSY_BASE_S * 2 ** (self.busy - 1))
+            if self.retry_after:
+                bound, self.retry_after = max(bound, self.retry_after), 0.0
+                return self._wait("busy", bound / 2 + self.rng.random() * bound / 2)
+            return self._wait("busy", self.rng.random() * bound)
         if code == GOING_AWAY:
             return self._wait("going_away", 0.2 + self.rng.random() * 0.8)
         return self.failed()

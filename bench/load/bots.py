@@ -35,6 +35,8 @@ from .screens import (
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
+# The least wait a busy refusal asks for (tables.realtime.admission), in seconds.
+RETRY_AFTER = re.compile(r'data-retry-after="(\d+)"')
 # What the bots say in chat: plain words, markup and a link, which must arrive as text.
 CHAT_LINES = ("gl", "nice hand", "<b>bold?</b>", "see https://example.test", "ty")
 
@@ -171,6 +173,8 @@ class Bot:
         if "table-error" in fragments:
             m = ERROR_TEXT.search(fragments["table-error"])
             message = m.group(1).strip() if m else "?"
+            if retry_after := RETRY_AFTER.search(fragments["table-error"]):
+                self.reconnect.retry_after = float(retry_after.group(1))
             if message:
                 self.stats.refusals[re.sub(r"\d+", "N", message)[:60]] += 1
                 self.monitor.refused(self)

@@ -19,11 +19,19 @@
   // Longer than the 5 s for a lost server: a busy server is up and asks for patience, and
   // every page that comes back too soon is one more refusal for it to make.
   var BUSY_CAP_MS = 30000;
+  // The refusal's frame asks for a least wait (data-retry-after, in seconds: longer the busier
+  // the server): the page then waits between that bound's half and the whole of it.
+  var RETRY_AFTER = /data-retry-after="(\d+)"/;
   var busyRefusals = 0;
   var lastCode = null;
+  var retryAfterMs = 0;
   htmx.createWebSocket = function (url) {
     var socket = new WebSocket(url, []);
     socket.binaryType = htmx.config.wsBinaryType;
+    socket.addEventListener("message", function (event) {
+      var asked = typeof event.data === "string" && RETRY_AFTER.exec(event.data);
+      if (asked) retryAfterMs = Number(asked[1]) * 1000;
+    });
     // Registered before the extension's own handler: the delay below sees this close.
     socket.addEventListener("close", function (event) {
       lastCode = event.code;
@@ -33,7 +41,13 @@
   };
   htmx.config.wsReconnectDelay = function (retries) {
     if (lastCode === TRY_AGAIN_LATER) {
-      return Math.random() * Math.min(BUSY_CAP_MS, BUSY_BASE_MS * Math.pow(2, busyRefusals - 1));
+      var bound = Math.min(BUSY_CAP_MS, BUSY_BASE_MS * Math.pow(2, busyRefusals - 1));
+      if (retryAfterMs) {
+        bound = Math.max(bound, retryAfterMs);
+        retryAfterMs = 0;
+        return bound / 2 + Math.random() * bound / 2;
+      }
+      return Math.random() * bound;
     }
     // A lost server: back off between tries, but never wait more than five seconds for it.
     return Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);

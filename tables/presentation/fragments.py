@@ -265,6 +265,14 @@ def error_fragment(message: str = "") -> str:
     return format_html('<div id="table-error" class="table-error" role="alert">{}</div>', message)
 
 
+def busy_fragment(message: str, retry_after: int) -> str:
+    """The error line of a socket refused for being busy, with the seconds the server asks the
+    page to wait at least before it tries again (``static/js/connection.js``)."""
+    return format_html(
+        '<div id="table-error" class="table-error" role="alert" data-retry-after="{}">{}</div>', retry_after, message
+    )
+
+
 def lobby_rows_fragment(rows: list[LobbyRow]) -> SafeString:
     return mark_safe(_render("tables/lobby_rows.html", {"rows": rows}))
 

@@ -16,6 +16,11 @@ Who is seated is known without the database: the process that makes a table's ch
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
 only when the process is past its bound and under twice it.
 
+A refused page waits before it tries again, at least the seconds the refusal asks for
+(``RETRY_AFTER_SECONDS``: longer at twice the bound than past it), and more the more refusals
+it meets in a row: every page that comes back too soon is one more refusal to make, a whole
+websocket handshake each, and a process past its bound has none to spare.
+
 A refusal costs as little as it can, since a busy process makes many: at twice the bound,
 where nobody is taken, ``RefuseWhenSwamped`` refuses in the handshake, before the session,
 the user and the consumer (no cache read, no database), in the language the browser asks
@@ -37,11 +42,13 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.languages import supported
 from operations import metrics
-from tables.presentation.fragments import error_fragment
+from tables.presentation.fragments import busy_fragment
 
 logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # RFC 6455 (IANA registry): the server is overloaded
+# The least wait a refused page is asked for, in seconds: past the bound, and at twice it.
+RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10}
 SEATED_KEY = "table-seated:{table_id}"
 SEATED_SECONDS = 3600
 
@@ -148,8 +155,8 @@ def busy_text() -> str:
     return gettext("The room is busy: reconnecting in a moment.")
 
 
-# The refusal's frame in each language, rendered once.
-_refusals: dict[str, str] = {}
+# The refusal's frame in each language and for each wait, rendered once.
+_refusals: dict[tuple[str, str], str] = {}
 
 SWAMPED_PATHS = ("/ws/tables/", "/ws/lobby/", "/ws/tournaments/")  # the sockets that ``busy_refusal``
 
@@ -169,11 +176,13 @@ def _browser_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _refusal_frame(language: str) -> str:
-    frame = _refusals.get(language)
+def refusal_frame(language: str, how: str = "busy") -> str:
+    """The busy refusal's frame in ``language``, asking for the wait of ``how`` ("busy": past
+    the bound, "swamped": at twice it)."""
+    frame = _refusals.get((language, how))
     if frame is None:
         with translation.override(language):
-            frame = _refusals[language] = error_fragment(busy_text())
+            frame = _refusals[(language, how)] = busy_fragment(busy_text(), RETRY_AFTER_SECONDS[how])
     return frame
 
 
@@ -195,7 +204,7 @@ class RefuseWhenSwamped:
             return None  # gone before its handshake
         metrics.CONNECTS_REFUSED.labels("busy").inc()
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": _refusal_frame(_browser_language(scope))})
+        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), "swamped")})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
         return None
 

@@ -69,7 +69,8 @@ class GuardedConsumer(RecoveringConsumer):
         if not flight.admits(is_seated, joins_playing_table):
             metrics.CONNECTS_REFUSED.labels("busy").inc()
             await self.accept()
-            await self.refuse(admission.busy_text(), code=admission.TRY_AGAIN_LATER)
+            await self.send_html(admission.refusal_frame(self.language, "swamped" if flight.swamped else "busy"))
+            await self.close(code=admission.TRY_AGAIN_LATER)
             return True
         flight.enter()
         self.opening_in_flight = True

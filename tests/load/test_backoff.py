@@ -37,3 +37,18 @@ def test_a_lost_connection_backs_off_as_htmx_does_from_each_open():
     reconnect.opened(0.0)
     assert 0.125 <= reconnect.closed(None, 60.0) <= 0.25  # no close frame: 1006, counted again from the open
     assert 0.2 <= reconnect.closed(1001, 61.0) <= 1.0  # going away
+
+
+def test_a_refusal_that_asks_for_a_least_wait_is_waited_between_its_half_and_the_whole():
+    """The server's refusal asks for a least wait (``data-retry-after``, longer the busier it is):
+    the bound is at least that, and the wait no shorter than its half; asked once, for the next wait."""
+    reconnect = Reconnect(random.Random(4), Backoffs())
+    waits = []
+    for _ in range(20):
+        reconnect.opened(0.0)
+        reconnect.retry_after = 10.0
+        waits.append(reconnect.closed(1013, 0.1))
+        reconnect.busy = 0  # the first refusal of a run each time: a bound of 1 s without the ask
+    assert all(5.0 <= wait <= 10.0 for wait in waits), waits
+    reconnect.opened(0.0)
+    assert reconnect.closed(1013, 0.1) <= 2.0  # nothing asked this time: the doubling bound alone

@@ -43,6 +43,7 @@ def test_past_the_bound_a_watcher_gets_1013_and_a_seated_player_is_served(
             connected, _ = await excess.communicator.connect(timeout=2)
             assert connected and await excess.closed_with() == admission.TRY_AGAIN_LATER
             assert "busy" in excess.frames[0]
+            assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["busy"]}"' in excess.frames[0]
             # A seated player's socket is still taken.
             connected, _ = await alice_tab.communicator.connect(timeout=2)
             assert connected
@@ -59,6 +60,10 @@ def test_past_the_bound_a_watcher_gets_1013_and_a_seated_player_is_served(
             await tab.close()
 
     async_to_sync(scenario)()
+
+
+def test_a_busier_process_asks_refused_pages_to_wait_longer():
+    assert 0 < admission.RETRY_AFTER_SECONDS["busy"] < admission.RETRY_AFTER_SECONDS["swamped"] <= 30
 
 
 def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
@@ -162,6 +167,8 @@ def test_at_twice_the_bound_a_socket_is_refused_in_its_handshake_before_its_sess
                 assert connected
                 frame = await communicator.receive_from(timeout=2)
                 assert "La sala está muy ocupada" in frame and 'id="table-error"' in frame
+                # At twice the bound the page is asked to wait longer than past it.
+                assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["swamped"]}"' in frame
                 closed = await communicator.receive_output(timeout=2)
                 assert closed == {"type": "websocket.close", "code": admission.TRY_AGAIN_LATER}
                 await communicator.wait(timeout=2)
