@@ -70,6 +70,19 @@ def leaks(frames: list[str], cards: list[str]) -> list[str]:
     return found
 
 
+def leak_context(frames: list[str], cards: list[str]) -> list[str]:
+    """Where ``leaks`` found a trace of ``cards``: each frame's index and the text around it, for
+    a failing assertion to say which fragment carried it."""
+    found = []
+    for index, frame in enumerate(frames):
+        if leaks([frame], cards):
+            for card in cards:
+                for match in re.finditer(rf"\b{card}\b", frame):
+                    found.append(f"frame {index}: ...{frame[max(0, match.start() - 160) : match.end() + 80]}...")
+            found.append(f"frame {index} starts: {frame[:200]}")
+    return found
+
+
 class Viewer:
     """One browser tab's websocket, recording every frame it receives.
 

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
-from ..support.sockets import current_sequence, db, leaks, table_viewer, visible_text
+from ..support.sockets import current_sequence, db, leak_context, leaks, table_viewer, visible_text
 from ..support.tables import start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,9 +97,11 @@ def test_a_hand_won_without_showdown_never_shows_a_card(heads_up, channel_layer)
         await play(table, everyone, alice_tab, "raise", 6)
         await play(table, everyone, bob_tab, "fold")
         assert "wins the pot" in visible_text(spectator.frames[-1])
-        assert leaks(bob_tab.frames, SEAT_1_CARDS) == []
-        assert leaks(alice_tab.frames, SEAT_2_CARDS) == []
-        assert leaks(spectator.frames, SEAT_1_CARDS + SEAT_2_CARDS) == []
+        assert leaks(bob_tab.frames, SEAT_1_CARDS) == [], leak_context(bob_tab.frames, SEAT_1_CARDS)
+        assert leaks(alice_tab.frames, SEAT_2_CARDS) == [], leak_context(alice_tab.frames, SEAT_2_CARDS)
+        assert leaks(spectator.frames, SEAT_1_CARDS + SEAT_2_CARDS) == [], leak_context(
+            spectator.frames, SEAT_1_CARDS + SEAT_2_CARDS
+        )
         assert leaks(bob_tab.frames, SEAT_2_CARDS)  # bob saw his own
         assert not any("hand-readout" in frame for tab in everyone for frame in tab.frames)  # no flop: no read-out
         for client in everyone:
