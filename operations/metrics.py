@@ -52,6 +52,16 @@ CONNECTS_REFUSED = Counter(
     "Websockets refused: too_many_per_ip, too_many_per_user, no_table, busy (1013, past the bound of work in flight).",
     ["reason"],
 )
+TABLES_PLAYING = Gauge(
+    "omaha_tables_playing",
+    "Tables with a seated player's screen shown by a web process (summed over the processes).",
+    multiprocess_mode="livesum",
+)
+ADMISSION_PRESSED = Gauge(
+    "omaha_admission_pressed",
+    "Web processes whose work in flight waits in a standing queue: they take no new table.",
+    multiprocess_mode="livesum",
+)
 CLOCK_TICKS = Counter("omaha_clock_ticks", "Ticks of the table clock that ran to their end.")
 CLOCK_FAILED_TICKS = Counter("omaha_clock_failed_ticks", "Ticks of the table clock cut short by an outage.")
 CLOCK_LAST_TICK = Gauge(

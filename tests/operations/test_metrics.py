@@ -47,6 +47,7 @@ def test_an_action_a_refusal_a_hand_and_the_ledger_are_counted(heads_up, client,
         hand = await db(start_hand, table)
         opened = await db(scrape, client)
         assert value(opened, "omaha_sockets_open", page="table", viewer="logged_in") == 1
+        assert value(opened, "omaha_tables_playing") == 1  # a seated player's screen shown here
         await alice_tab.send(action="fold", sequence=hand.sequence + 5)  # a stale sequence: refused
         await alice_tab.until("table-error")
         hand, version = await db(running_hand, table), await db(table_version, table)
@@ -76,6 +77,7 @@ def test_an_action_a_refusal_a_hand_and_the_ledger_are_counted(heads_up, client,
     assert value(after, "omaha_screens_publish_seconds_count") > value(before, "omaha_screens_publish_seconds_count")
     assert value(after, "omaha_ledger_movements_total", kind="buy_in") >= 2  # the heads-up's two seats
     assert value(after, "omaha_sockets_open", page="table", viewer="logged_in") == 0
+    assert value(after, "omaha_tables_playing") == 0
     # Measured when read: the room and the round trips.
     assert value(after, "omaha_tables_open") == 1 and value(after, "omaha_tables_running") == 0
     assert value(after, "omaha_database_up") == 1 and value(after, "omaha_database_roundtrip_seconds") > 0
