@@ -326,11 +326,6 @@ SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 # refuses watchers' new sockets with 1013; seated players' up to twice this
 # (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
-# A server process none of whose players' frames was served in under this target for a whole
-# interval has a standing queue: it takes no new table until it drains, and a table past what it
-# serves waits whole (tables/realtime/admission.py).
-ADMISSION_TARGET_MS = env.int("ADMISSION_TARGET_MS", default=100)
-ADMISSION_INTERVAL_MS = env.int("ADMISSION_INTERVAL_MS", default=1000)
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

@@ -57,11 +57,6 @@ TABLES_PLAYING = Gauge(
     "Tables with a seated player's screen shown by a web process (summed over the processes).",
     multiprocess_mode="livesum",
 )
-ADMISSION_PRESSED = Gauge(
-    "omaha_admission_pressed",
-    "Web processes whose work in flight waits in a standing queue: they take no new table.",
-    multiprocess_mode="livesum",
-)
 CLOCK_TICKS = Counter("omaha_clock_ticks", "Ticks of the table clock that ran to their end.")
 CLOCK_FAILED_TICKS = Counter("omaha_clock_failed_ticks", "Ticks of the table clock cut short by an outage.")
 CLOCK_LAST_TICK = Gauge(

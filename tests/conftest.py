@@ -56,16 +56,6 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
-def no_pressure_left():
-    """A process's verdict on its queue (``admission.Pressure``) is its own: every test starts
-    with one that has judged nothing, whatever the sockets of the test before it waited."""
-    from tables.realtime import admission
-
-    admission.in_flight.pressure = admission.Pressure()
-    return
-
-
-@pytest.fixture(autouse=True)
 def no_snapshot_threads_left():
     """Sockets read their snapshots on threads of their own, each with a database connection:
     stopped after each test, so none outlives the test database (or a transaction's flush)."""

@@ -8,16 +8,9 @@ reconnects after a jittered backoff and says meanwhile that it is reconnecting. 
 player's socket is still taken: a player at a table comes before a watcher, and a player
 joining a table already playing here (``tables_here``: a seated player's screen is shown by
 this process) before one whose table has nobody here yet, so tables fill up whole (a table
-missing one player's screen plays at the pace of that player's clock). Past the bound a
-seated player is taken only to a table playing here, up to twice the bound. Past that
-everyone is refused, so the work queued in a process stays bounded.
-
-The bound counts work; the tables a process can play depend on the machine. So a process also
-watches how long the players' frames wait (``Pressure``, CoDel's test): while none has been
-served under ``ADMISSION_TARGET_MS`` for a whole ``ADMISSION_INTERVAL_MS``, it takes no socket
-of a table not playing here, whoever's (refused in the handshake, asked to wait longest).
-The tables it plays keep what pace it has, and a table past what the machine serves waits
-whole for a process with room instead of slowing every table further.
+missing one player's screen plays at the pace of that player's clock). Up to one and a half
+times the bound any seated player is taken, up to twice it only one joining a table playing
+here. Past that everyone is refused, so the work queued in a process stays bounded.
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
@@ -37,11 +30,8 @@ for (its cookie, else its Accept-Language).
 from __future__ import annotations
 
 import logging
-import math
-import re
 import threading
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -57,99 +47,35 @@ from tables.presentation.fragments import busy_fragment
 logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # RFC 6455 (IANA registry): the server is overloaded
-# The least wait a refused page is asked for, in seconds: past the bound, at twice it, and for
-# a table new to a process that is pressed (it takes no new table until its queue drains).
-RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10, "full": 30}
+# The least wait a refused page is asked for, in seconds: past the bound, and at twice it.
+RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10}
 SEATED_KEY = "table-seated:{table_id}"
 SEATED_SECONDS = 3600
 
 
-class Pressure:
-    """Whether this process has a standing queue: CoDel's test ("Controlling Queue Delay",
-    Nichols and Jacobson, 2012) on the players' frames (the queue is the database thread's;
-    sockets open on threads of their own). Each frame served says how long it took from its
-    arrival; when none served in a whole interval took less than the target
-    (``ADMISSION_TARGET_MS``, ``ADMISSION_INTERVAL_MS``), the work waits in a queue that does
-    not drain, not in a burst: the process is pressed until an interval has one served under
-    the target again. A standing queue is a stream: an interval is judged once it has served
-    ``LEAST_SERVED`` pieces (a few slow ones are not a queue), and a process that served fewer
-    in ``QUIET_INTERVALS`` intervals, or has nothing in flight and served nothing in the last
-    one, is not pressed."""
-
-    LEAST_SERVED = 10
-    QUIET_INTERVALS = 4
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._window_start: float | None = None
-        self._window_least = math.inf
-        self._window_served = 0
-        self._last_served = -math.inf
-        self._pressed = False
-
-    def served(self, seconds: float) -> None:
-        now = self._clock()
-        interval = settings.ADMISSION_INTERVAL_MS / 1000
-        with self._lock:
-            was = self._pressed
-            if self._window_start is None or now - self._window_start >= self.QUIET_INTERVALS * interval:
-                self._pressed = False  # too few served lately to be a queue
-                self._window_start, self._window_least, self._window_served = now, math.inf, 0
-            self._last_served = now
-            self._window_least = min(self._window_least, seconds)
-            self._window_served += 1
-            if now - self._window_start >= interval and self._window_served >= self.LEAST_SERVED:
-                self._pressed = self._window_least > settings.ADMISSION_TARGET_MS / 1000
-                self._window_start, self._window_least, self._window_served = now, math.inf, 0
-            if self._pressed != was:
-                metrics.ADMISSION_PRESSED.set(int(self._pressed))
-
-    def pressed(self, in_flight: int) -> bool:
-        if not self._pressed:
-            return False
-        return in_flight > 0 or self._clock() - self._last_served < settings.ADMISSION_INTERVAL_MS / 1000
-
-
 class InFlight:
-    """The work this process has started and not finished, and how long it took (``pressure``)."""
+    """The work this process has started and not finished."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._clock = clock
         self.count = 0
-        self.pressure = Pressure(clock)
 
-    def enter(self) -> float:
-        """Counts a piece of work in; returns when it started, for ``leave``."""
+    def enter(self) -> None:
         with self._lock:
             self.count += 1
-        return self._clock()
 
-    def leave(self, started: float | None = None) -> None:
-        """Counts a piece of work out; ``started``: what ``enter`` returned, for work whose wait
-        tells the process's ``pressure`` (a player's frame, served)."""
+    def leave(self) -> None:
         with self._lock:
             self.count = max(0, self.count - 1)
-        if started is not None:
-            self.pressure.served(self._clock() - started)
 
-    @property
-    def pressed(self) -> bool:
-        """A standing queue (``Pressure``): no new table is taken."""
-        return self.pressure.pressed(self.count)
-
-    def admits(self, seated: bool | None, joins_playing_table: bool = False, new_table: bool = False) -> bool:
+    def admits(self, seated: bool | None, joins_playing_table: bool = False) -> bool:
         """Whether a new socket is taken now; ``seated``: its user has a seat at its table
         (None: not asked, the process is under its bound or at twice it);
-        ``joins_playing_table``: that table is playing here (``tables_here``); ``new_table``: a
-        table socket whose table is not playing here, refused while the process is pressed."""
+        ``joins_playing_table``: that table is playing here (``tables_here``)."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
-        if new_table and self.pressed:
-            return False
         if self.count < bound:
             return True
-        if not seated or new_table:
+        if not seated:
             return False
         return self.count < (2 * bound if joins_playing_table else bound + bound // 2)
 
@@ -252,17 +178,9 @@ def _browser_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-_TABLE_PATH = re.compile(r"/ws/tables/(\d+)/")
-
-
-def _table_of(path: str) -> int | None:
-    found = _TABLE_PATH.match(path)
-    return int(found.group(1)) if found else None
-
-
 def refusal_frame(language: str, how: str = "busy") -> str:
     """The busy refusal's frame in ``language``, asking for the wait of ``how`` ("busy": past
-    the bound, "swamped": at twice it, "full": a new table while pressed)."""
+    the bound, "swamped": at twice it)."""
     frame = _refusals.get((language, how))
     if frame is None:
         with translation.override(language):
@@ -273,29 +191,22 @@ def refusal_frame(language: str, how: str = "busy") -> str:
 class RefuseWhenSwamped:
     """ASGI middleware for the websockets: while this process is at twice its bound of work in
     flight, a room socket is refused at its handshake (accepted, told, closed with 1013), before
-    its session, user or consumer cost anything; so is a table socket while the process is
-    pressed, when its table is not playing here (whoever's it is, it would start a new table).
-    Staff sockets go on to their consumer."""
+    its session, user or consumer cost anything. Staff sockets go on to their consumer."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        path = scope.get("path", "")
-        if not path.startswith(SWAMPED_PATHS):
+        if not scope.get("path", "").startswith(SWAMPED_PATHS):
             return await self.app(scope, receive, send)
-        if in_flight.swamped:
-            how = "swamped"
-        elif in_flight.pressed and (table_id := _table_of(path)) is not None and not tables_here.playing(table_id):
-            how = "full"
-        else:
+        if not in_flight.swamped:
             return await self._answered(scope, receive, send)
         message = await receive()
         if message.get("type") != "websocket.connect":
             return None  # gone before its handshake
         metrics.CONNECTS_REFUSED.labels("busy").inc()
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), how)})
+        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), "swamped")})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
         return None
 

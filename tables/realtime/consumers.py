@@ -127,13 +127,10 @@ class TableConsumer(GuardedConsumer):
         self.presence = ()
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
-        # seated player's still taken (``admission``): who is seated comes from the cache. A
-        # pressed process takes no socket of a table not playing here.
+        # seated player's still taken (``admission``): who is seated comes from the cache.
         user_id = self.user.pk if self.user.is_authenticated else None
         playing_here = admission.tables_here.playing(self.table_id)
-        if await self.busy_refusal(
-            lambda: admission.is_seated(self.table_id, user_id), playing_here, new_table=not playing_here
-        ):
+        if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id), playing_here):
             return
         if self.user.is_authenticated:
             self.presence = (sockets.seat_presence_key(self.table_id, self.user.pk),)
@@ -203,11 +200,11 @@ class TableConsumer(GuardedConsumer):
                     data["request_id"], user_id=self.user.pk, purpose=seat_forms_purpose(self.table_id)
                 )
             # The change's screens are queued for this socket before this returns.
-            entered = admission.in_flight.enter()
+            admission.in_flight.enter()
             try:
                 await database_sync_to_async(self.perform)(command, data)
             finally:
-                admission.in_flight.leave(entered)
+                admission.in_flight.leave()
                 if COMMANDS[command].acts and data["sequence"] in self.noted:
                     self.noted.discard(data["sequence"])
                     on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)

@@ -57,21 +57,19 @@ class GuardedConsumer(RecoveringConsumer):
         with translation.override(self.language):
             await super().dispatch(message)
 
-    async def busy_refusal(self, seated=None, joins_playing_table: bool = False, new_table: bool = False) -> bool:
+    async def busy_refusal(self, seated=None, joins_playing_table: bool = False) -> bool:
         """Past this process's bound of work in flight (``admission``): accept, say so and
         close with 1013, before any database work; returns whether refused. ``seated``: a
         callable telling (from the cache) whether the socket is a seated player's, asked
         only past the bound and under twice it (at twice it nobody is taken);
         ``joins_playing_table``: its table is playing here, so a seated player there is taken
-        first; ``new_table``: its table is not playing here, refused while the process is
-        pressed. Admitted, the socket counts as in flight until ``settled``."""
+        first. Admitted, the socket counts as in flight until ``settled``."""
         flight = admission.in_flight
         is_seated = seated() if seated is not None and flight.asks_seated else None
-        if not flight.admits(is_seated, joins_playing_table, new_table):
+        if not flight.admits(is_seated, joins_playing_table):
             metrics.CONNECTS_REFUSED.labels("busy").inc()
-            how = "swamped" if flight.swamped else "full" if new_table and flight.pressed else "busy"
             await self.accept()
-            await self.send_html(admission.refusal_frame(self.language, how))
+            await self.send_html(admission.refusal_frame(self.language, "swamped" if flight.swamped else "busy"))
             await self.close(code=admission.TRY_AGAIN_LATER)
             return True
         flight.enter()

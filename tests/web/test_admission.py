@@ -22,16 +22,12 @@ def test_past_the_bound_a_watcher_gets_1013_and_a_seated_player_is_served(
 ):
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
     table = make_table()
-    alice, bob = make_player(), make_player()
+    alice = make_player()
     sit(table, alice, 1)  # its change caches who is seated
-    sit(table, bob, 2)
     version = table_version(table)
     release = threading.Event()
 
     async def scenario():
-        bob_tab = table_viewer(table, bob)
-        bob_tab.communicator.scope["session"] = await db(logged_in_session, bob)
-        await bob_tab.connect()  # the table plays here
         alice_tab = table_viewer(table, alice)
         alice_tab.communicator.scope["session"] = await db(logged_in_session, alice)
         # The snapshot threads are busy: the sockets that open wait there for their snapshots.
@@ -60,7 +56,7 @@ def test_past_the_bound_a_watcher_gets_1013_and_a_seated_player_is_served(
             assert felt_version(await watcher.until_version(version)) == version
         assert admission.in_flight.count == 0
         late = await table_viewer(table).connect()  # under the bound again: taken
-        for tab in (bob_tab, alice_tab, *waiting, late):
+        for tab in (alice_tab, *waiting, late):
             await tab.close()
 
     async_to_sync(scenario)()
@@ -249,166 +245,5 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
         assert admission.handshakes.count == 0 and not admission.in_flight.swamped
         for communicator in waiting:
             await communicator.disconnect()
-
-    async_to_sync(scenario)()
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def serve(flight: admission.InFlight, clock: FakeClock, seconds: float, times: int = 1, gap: float = 0.11) -> None:
-    """``times`` pieces of work served ``gap`` apart, each having taken ``seconds``."""
-    for _ in range(times):
-        clock.now += gap
-        flight.pressure.served(seconds)
-
-
-def test_a_standing_queue_presses_the_process_and_a_burst_does_not(settings):
-    """CoDel's test: pressed when nothing served in a whole interval took under the target."""
-    settings.ADMISSION_TARGET_MS, settings.ADMISSION_INTERVAL_MS = 100, 1000
-    clock = FakeClock()
-    flight = admission.InFlight(clock)
-    started = flight.enter()
-    clock.now += 0.3
-    flight.leave(started)  # what it took is what the process tells its pressure
-    serve(flight, clock, 0.3, times=5)  # a burst, then one quick in the same interval: no queue
-    serve(flight, clock, 0.01)
-    serve(flight, clock, 0.3, times=5)
-    assert not flight.pressed
-    serve(flight, clock, 0.15, times=20)  # every one slow for a whole interval
-    flight.enter()  # still something in flight
-    assert flight.pressed
-    assert not flight.admits(None, new_table=True)  # under the bound, but no new table
-    assert flight.admits(None) and flight.admits(None, joins_playing_table=True)  # its own tables go on
-    flight.leave()
-    serve(flight, clock, 0.02, times=10)  # an interval with quick ones again
-    assert not flight.pressed and flight.admits(None, new_table=True)
-
-
-def test_past_the_bound_a_seated_player_is_taken_only_to_a_table_playing_here(settings):
-    settings.WEBSOCKET_MAX_IN_FLIGHT = 4
-    flight = admission.InFlight()
-    for _ in range(4):
-        flight.enter()
-    assert not flight.admits(True, new_table=True)
-    assert flight.admits(True, joins_playing_table=True)
-
-
-def test_a_few_slow_pieces_of_work_are_not_a_queue(settings):
-    settings.ADMISSION_TARGET_MS, settings.ADMISSION_INTERVAL_MS = 100, 1000
-    clock = FakeClock()
-    flight = admission.InFlight(clock)
-    serve(flight, clock, 0.5, times=admission.Pressure.LEAST_SERVED - 1, gap=0.3)  # 2.7 s, too few to judge
-    flight.enter()
-    assert not flight.pressed
-    serve(flight, clock, 0.5, times=1, gap=0.3)
-    assert flight.pressed  # now ten, all slow
-    flight.leave()
-    clock.now += 1.5  # nothing in flight, nothing served for an interval: an idle process
-    assert not flight.pressed
-    flight.enter()
-    assert flight.pressed  # work again, and no interval judged since
-    serve(flight, clock, 0.5, times=1, gap=admission.Pressure.QUIET_INTERVALS)  # too few served to judge since
-    assert not flight.pressed
-
-
-def test_a_pressed_process_takes_no_new_table_and_keeps_playing_its_own(
-    make_table, make_player, settings, channel_layer
-):
-    """Under its bound of work in flight, a pressed process still refuses every socket of a
-    table not playing here, a seated player's too (1013, with the longer wait); the players of
-    a table playing here are taken, and once its queue drains a new table is taken again."""
-    settings.ADMISSION_TARGET_MS, settings.ADMISSION_INTERVAL_MS = 100, 1000
-    playing, waiting = make_table(), make_table()
-    alice, bob, carol = make_player(), make_player(), make_player()
-    sit(playing, alice, 1)
-    sit(playing, bob, 2)
-    sit(waiting, carol, 1)
-    clock = FakeClock()
-    real = admission.in_flight.pressure
-    pressure = admission.Pressure(clock)
-
-    async def logged_in(table, player):
-        tab = table_viewer(table, player)
-        tab.communicator.scope["session"] = await db(logged_in_session, player)
-        return tab
-
-    def slow_interval(seconds: float) -> None:
-        for _ in range(admission.Pressure.LEAST_SERVED + 1):
-            clock.now += 0.11
-            pressure.served(seconds)
-
-    async def scenario():
-        alice_tab = await (await logged_in(playing, alice)).connect()
-        admission.in_flight.pressure = pressure  # from here on its intervals are the test's
-        slow_interval(0.5)
-        assert admission.in_flight.count == 0 and admission.in_flight.pressed  # served within the interval
-        carol_tab = await logged_in(waiting, carol)
-        connected, _ = await carol_tab.communicator.connect(timeout=2)
-        assert connected and await carol_tab.closed_with() == admission.TRY_AGAIN_LATER
-        assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in carol_tab.frames[0]
-        watcher = table_viewer(waiting)
-        connected, _ = await watcher.communicator.connect(timeout=2)
-        assert connected and await watcher.closed_with() == admission.TRY_AGAIN_LATER
-        bob_tab = await logged_in(playing, bob)
-        assert 'id="felt"' in (await bob_tab.connect()).frames[0]
-        slow_interval(0.01)  # drained: quick again for an interval
-        assert not admission.in_flight.pressed
-        carol_again = await logged_in(waiting, carol)
-        assert 'id="felt"' in (await carol_again.connect()).frames[0]
-        for tab in (alice_tab, bob_tab, carol_again):
-            await tab.close()
-
-    try:
-        async_to_sync(scenario)()
-    finally:
-        admission.in_flight.pressure = real
-
-
-def test_a_pressed_process_refuses_a_new_table_in_its_handshake(settings):
-    """The refusal a pressed process makes most (a table not playing here) costs no session,
-    user or consumer either, and asks for the longest wait; its own tables' sockets and the
-    lobby's go on."""
-    from channels.testing import WebsocketCommunicator
-
-    settings.ADMISSION_TARGET_MS, settings.ADMISSION_INTERVAL_MS = 100, 1000
-    clock = FakeClock()
-    admission.in_flight.pressure = admission.Pressure(clock)
-    for _ in range(admission.Pressure.LEAST_SERVED + 1):
-        clock.now += 0.11
-        admission.in_flight.pressure.served(0.5)
-    reached = []
-
-    async def consumer(scope, receive, send):
-        reached.append(scope["path"])
-        await receive()
-        await send({"type": "websocket.accept"})
-        await receive()
-
-    application = admission.RefuseWhenSwamped(consumer)
-
-    async def scenario():
-        admission.tables_here.shown(7)
-        try:
-            assert admission.in_flight.pressed
-            refused = WebsocketCommunicator(application, "/ws/tables/8/", headers=[(b"accept-language", b"es")])
-            connected, _ = await refused.connect(timeout=2)
-            frame = await refused.receive_from(timeout=2)
-            assert connected and f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in frame
-            assert "ocupada" in frame  # in the browser's language
-            assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
-            for path in ("/ws/tables/7/", "/ws/lobby/"):
-                taken = WebsocketCommunicator(application, path)
-                connected, _ = await taken.connect(timeout=2)
-                assert connected
-                await taken.disconnect()
-            assert reached == ["/ws/tables/7/", "/ws/lobby/"]
-        finally:
-            admission.tables_here.closed(7)
 
     async_to_sync(scenario)()
