@@ -47,6 +47,9 @@ SOCKETS_OPEN = Gauge(
     ["page", "viewer"],
     multiprocess_mode="livesum",
 )
+for _page in ("table", "lobby", "tournaments", "staff"):
+    for _viewer in ("logged_in", "anonymous"):
+        SOCKETS_OPEN.labels(_page, _viewer)  # exported at 0 before the first socket: the dashboard reads it
 CONNECTS_REFUSED = Counter(
     "omaha_connects_refused",
     "Websockets refused: too_many_per_ip, too_many_per_user, no_table, busy (1013, past the bound of work in flight).",
@@ -74,6 +77,8 @@ TIMEOUTS = Counter(
     "Turns the clock ran out, by outcome: fold, check, protected_all_in, time_bank (the bank started).",
     ["outcome"],
 )
+for _outcome in ("fold", "check", "protected_all_in", "time_bank"):
+    TIMEOUTS.labels(_outcome)  # exported at 0 before the first timeout: the dashboard's panel reads it
 LEDGER_MOVEMENTS = Counter("omaha_ledger_movements", "Chip movements written to the ledger, by kind.", ["kind"])
 CHAT_LINES = Counter("omaha_chat_lines", "Chat lines stored: player or dealer.", ["author"])
 ACTIONS_APPLIED = ACTIONS.labels("applied", "")
