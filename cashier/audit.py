@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Count, F, Model, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -112,8 +112,16 @@ def ledger_problems() -> tuple[list[str], int, int]:
 
 
 def run_audit() -> AuditReport:
-    problems, checked, issued = ledger_problems()
-    report = AuditReport(problems=problems, accounts_checked=checked, chips_issued=issued)
-    for path in getattr(settings, "CHIP_AUDITS", []):
-        report.problems.extend(import_string(path)())
+    """Every check reads one snapshot of the database: on a room still playing, a hand that ends
+    between two of the checks' queries must not read as chips lost (PostgreSQL: a REPEATABLE READ
+    transaction; inside a transaction already begun, that transaction's reads)."""
+    connection = connections[router.db_for_read(LedgerTransaction)]
+    with transaction.atomic(using=connection.alias):
+        if connection.vendor == "postgresql" and not connection.savepoint_ids:  # its first statement
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        problems, checked, issued = ledger_problems()
+        report = AuditReport(problems=problems, accounts_checked=checked, chips_issued=issued)
+        for path in getattr(settings, "CHIP_AUDITS", []):
+            report.problems.extend(import_string(path)())
     return report

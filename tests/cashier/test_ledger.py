@@ -227,3 +227,28 @@ def test_the_audit_finds_table_movements_that_name_no_occupancy_and_bankroll_chi
         problems = run_audit().problems
     assert "2 table movements name no seat occupancy" in problems
     assert "escrow of Final table: a tournament table holds bankroll chips" in problems
+
+
+ISOLATION_SEEN: list[str] = []
+
+
+def record_isolation() -> list[str]:
+    """A chip audit (settings.CHIP_AUDITS) that notes the snapshot the audit reads in."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW transaction_isolation")
+        ISOLATION_SEEN.append(cursor.fetchone()[0])
+    return []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_check_of_the_audit_reads_one_snapshot(settings, needs_postgresql):
+    """On a room still playing, a hand that ends between two of the audit's queries must not
+    read as chips lost: the whole audit is one REPEATABLE READ transaction."""
+    from cashier.audit import run_audit
+
+    settings.CHIP_AUDITS = [*settings.CHIP_AUDITS, "tests.cashier.test_ledger.record_isolation"]
+    ISOLATION_SEEN.clear()
+    assert run_audit().ok
+    assert ISOLATION_SEEN == ["repeatable read"]
