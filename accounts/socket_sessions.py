@@ -18,12 +18,16 @@ from typing import TYPE_CHECKING
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth import get_user, get_user_model, user_logged_out
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, get_user_model, user_logged_out
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
+
+from . import socket_users
 
 if TYPE_CHECKING:
     from .models import User
@@ -60,13 +64,67 @@ def end_sockets(group: str) -> None:
 def session_is_current(session_key: str | None, user_id: int) -> bool:
     """Whether the session still logs in ``user_id``: not logged out or expired, the password
     unchanged since, the account active (Django's own check, on a fresh read of the session)."""
+    return _logged_in_user(session_key, user_id) is not None
+
+
+def _logged_in_user(session_key: str | None, user_id: int) -> User | None:
     if not session_key:
-        return False
+        return None
     store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key=session_key)
     request = HttpRequest()  # all get_user reads of it is its session
     request.session = store
     user = get_user(request)
-    return user.is_authenticated and user.pk == user_id
+    return user if user.is_authenticated and user.pk == user_id else None  # type: ignore[return-value]
+
+
+class SessionCheck:
+    """``session_is_current`` for one socket's every frame, at the cost of one trip to the cache
+    while nothing changed.
+
+    The first frame (and any after a doubt) makes Django's check on the database, having read
+    the user's generation first (``socket_users``: it goes up on every save of the user, so a
+    password change or a deactivation in between leaves it stale, never wrong). A later frame
+    reads, in one trip, the session as its engine keeps it in the cache (``cached_db``: a
+    flushed or expired session is gone from there) and the generation: the session still
+    logging the user in with the hash of the password checked then, and the generation
+    unchanged, the user is as checked. Anything else (the cache away, the session not in it,
+    another engine) is Django's check again."""
+
+    def __init__(self, session_key: str | None, user_id: int):
+        self.session_key = session_key
+        self.user_id = user_id
+        self._checked: tuple[int, str] | None = None  # (the generation, the session's hash) of the last check
+
+    def current(self) -> bool:
+        if not self.session_key:
+            return False
+        if self._checked is not None and self._unchanged(*self._checked):
+            return True
+        generation = socket_users.generation_of(self.user_id)  # before the user (above)
+        user = _logged_in_user(self.session_key, self.user_id)
+        self._checked = (generation, user.get_session_auth_hash()) if user is not None and generation >= 0 else None
+        return user is not None
+
+    def _unchanged(self, generation: int, session_hash: str) -> bool:
+        prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
+        if prefix is None:
+            return False
+        session_key = prefix + self.session_key
+        generation_key = socket_users.generation_key(self.user_id)
+        try:
+            if settings.SESSION_CACHE_ALIAS == "default":
+                found = cache.get_many([session_key, generation_key])
+            else:
+                found = {generation_key: cache.get(generation_key)}
+                found[session_key] = caches[settings.SESSION_CACHE_ALIAS].get(session_key)
+        except Exception:  # the cache away: the database answers
+            return False
+        session = found.get(session_key)
+        if not session or session.get(SESSION_KEY) != str(self.user_id):
+            return False
+        if not constant_time_compare(session.get(HASH_SESSION_KEY) or "", session_hash):
+            return False
+        return int(found.get(generation_key) or 0) == generation
 
 
 @receiver(user_logged_out)

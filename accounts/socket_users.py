@@ -13,8 +13,9 @@ deactivation, a new language: every entry of the user, by a generation number ea
 must match). It lasts ``SECONDS`` at most and never past the session's expiry, and it is
 used only while the session, as its engine keeps it in the cache (``cached_db``), still logs
 that user in with the hash of their password: a session flushed or expired is gone from there. Each frame
-that changes something still checks the session on the database
-(``socket_sessions.session_is_current``), and the sockets of an ended session are closed.
+that changes something still checks the session (``socket_sessions.SessionCheck``: on the
+database first, then while nothing changed by the same generation), and the sockets of an
+ended session are closed.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _entry_key(session_key: str) -> str:
     return "socket-user:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def _generation_key(user_id: int) -> str:
+def generation_key(user_id: int) -> str:
     return f"socket-user-generation:{user_id}"
 
 
@@ -70,7 +71,7 @@ def cached_user(session_key: str | None) -> User | None:
         if entry is None:
             return None
         user: User = entry["user"]
-        generation = cache.get(_generation_key(user.pk), 0)
+        generation = cache.get(generation_key(user.pk), 0)
         session = caches[settings.SESSION_CACHE_ALIAS].get(prefix + session_key)
     except Exception:  # the cache away: the database answers
         logger.warning("socket users: the cache did not answer", exc_info=True)
@@ -86,9 +87,10 @@ def cached_user(session_key: str | None) -> User | None:
     return user
 
 
-def _generation(user_id: int) -> int:
+def generation_of(user_id: int) -> int:
+    """The user's generation: it goes up on every save of the user (-1: the cache did not answer)."""
     try:
-        return int(cache.get(_generation_key(user_id), 0))
+        return int(cache.get(generation_key(user_id), 0))
     except Exception:
         return -1  # never matches: nothing is kept while the cache is away
 
@@ -115,7 +117,7 @@ def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
     the user kept for the session's next sockets."""
     session = scope["session"]
     user_id = session.get(SESSION_KEY)
-    generation = _generation(int(user_id)) if str(user_id).isdigit() else -1
+    generation = generation_of(int(user_id)) if str(user_id).isdigit() else -1
     from accounts.models import User
 
     request = HttpRequest()
@@ -181,7 +183,7 @@ def _forget_saved_user(sender: object, instance: User, created: bool, **kwargs: 
     """Any save (a password, a deactivation, a language): every kept entry of the user is stale."""
     if created:
         return
-    key = _generation_key(instance.pk)
+    key = generation_key(instance.pk)
     try:
         if not cache.add(key, 1, timeout=None):
             cache.incr(key)

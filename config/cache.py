@@ -14,10 +14,21 @@ import threading
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 _pools: dict[tuple, object] = {}
+_clients: dict[int, object] = {}
 _lock = threading.Lock()
 
 
 class SharedPoolRedisCacheClient(RedisCacheClient):
+    def get_client(self, key=None, *, write=False):
+        # Django makes a new redis-py client for every operation, and building one (its table
+        # of response callbacks) cost more than the trip to Redis. A client only wraps its pool
+        # and is safe to share between threads: one per pool.
+        pool = self._get_connection_pool(write)
+        client = _clients.get(id(pool))
+        if client is None or client.connection_pool is not pool:
+            client = _clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
     def _get_connection_pool(self, write):
         index = self._get_connection_pool_index(write)
         key = (self._servers[index], tuple(sorted((name, repr(value)) for name, value in self._pool_options.items())))

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
-from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, session_is_current
+from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, SessionCheck
 from cashier.errors import RequestAlreadyUsed
 from operations import metrics
 from tables import services
@@ -109,6 +109,7 @@ def _lobby_snapshot() -> str:
 class TableConsumer(GuardedConsumer):
     presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
     noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
+    session_check: SessionCheck | None = None  # made on the first frame that changes something
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -261,7 +262,9 @@ class TableConsumer(GuardedConsumer):
 
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
-        if not session_is_current(getattr(self.scope.get("session"), "session_key", None), self.user.pk):
+        if self.session_check is None:
+            self.session_check = SessionCheck(getattr(self.scope.get("session"), "session_key", None), self.user.pk)
+        if not self.session_check.current():
             raise SessionEnded
         COMMANDS[command].service(self.user, self.table_id, data)
 

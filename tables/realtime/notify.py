@@ -109,9 +109,30 @@ def listening_languages(table_id: int) -> list[str]:
     another language between two changes reads its snapshot on the next (``consumers``)."""
     keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
     here = sockets.counts.here(keys.values())
-    elsewhere = [key for key in keys.values() if not here[key]]  # asked of the cache only when needed
-    totals = {**here, **(sockets.counts.totals(elsewhere) if elsewhere else {})}
+    elsewhere = tuple(key for key in keys.values() if not here[key])  # asked of the cache only when needed
+    totals = {**here, **(_read_elsewhere(elsewhere) if elsewhere else {})}
     return [language for language, key in keys.items() if totals[key] > 0]
+
+
+# What the other server processes' sockets read, as last asked of the cache: reused for
+# ELSEWHERE_SECONDS. With a table's sockets in one process (the proxy hashes by table) the
+# answer is nearly always none, and asking it on every change was a trip to Redis per action.
+# A socket elsewhere in a language not yet rendered reads its snapshot meanwhile (``consumers``).
+ELSEWHERE_SECONDS = 1.0
+ELSEWHERE_KEPT = 10_000
+_elsewhere: dict[tuple, tuple[float, dict]] = {}
+
+
+def _read_elsewhere(keys: tuple) -> dict:
+    now = time.monotonic()
+    found = _elsewhere.get(keys)
+    if found is not None and now - found[0] < ELSEWHERE_SECONDS:
+        return found[1]
+    totals = sockets.counts.totals(keys)
+    if len(_elsewhere) >= ELSEWHERE_KEPT:
+        _elsewhere.clear()
+    _elsewhere[keys] = (now, totals)
+    return totals
 
 
 def in_every_language(render) -> dict[str, str]:

@@ -113,3 +113,30 @@ def test_the_felt_seen_from_a_seat_puts_it_at_six_o_clock(seat_count, bottom):
     assert style.count("#felt .seat[") == seat_count
     assert "#felt .sit-here { display: none; }" in style  # no seat form: no "Sit here" buttons
     assert "#felt .seat-free { display: none; }" in felt_view_style(seat_count, bottom, True)
+
+
+def test_the_languages_read_in_other_processes_are_asked_of_the_cache_once_a_second(monkeypatch):
+    """A change renders the public fragments in the languages some socket reads; whether a
+    socket of another server process reads one that no socket here reads is asked of the cache
+    at most once per ``ELSEWHERE_SECONDS`` per table, not on every change."""
+    from tables.realtime import notify
+
+    asked = []
+
+    def totals(keys):
+        asked.append(keys)
+        return {key: (1 if key[2] == "es" else 0) for key in keys}  # a Spanish watcher elsewhere
+
+    monkeypatch.setattr(sockets.counts, "totals", totals)
+    monkeypatch.setattr(notify, "_elsewhere", {})
+    here = [sockets.table_language_key(991, "en")]
+    sockets.counts.opened(here)
+    try:
+        assert notify.listening_languages(991) == ["en", "es"]
+        assert notify.listening_languages(991) == ["en", "es"]
+        assert len(asked) == 1
+        monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 0.0)
+        assert notify.listening_languages(991) == ["en", "es"]
+        assert len(asked) == 2
+    finally:
+        sockets.counts.closed(here)
