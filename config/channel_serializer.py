@@ -4,6 +4,11 @@ A table's screens are HTML, which compresses several times over; every message c
 Redis once per publish and is read back by every process subscribed to its group, so the
 bytes saved are saved on every hop. Registered as ``"msgpack-zlib"`` for channels-redis's
 ``serializer_format``.
+
+A group's message reaches a process once and is read by each of its sockets in that group
+(channels-redis deserializes it per socket): the last messages read are kept by their bytes,
+so a table's change is unpacked once per process, not once per socket. The receivers share
+the message and only read it.
 """
 
 from __future__ import annotations
@@ -26,8 +31,20 @@ class CompressedMsgPackSerializer(BaseMessageSerializer):
         return _COMPRESSED + zlib.compress(packed, 1)  # level 1: most of the gain for a fraction of the time
 
     def from_bytes(self, message, *args, **kwargs):
+        found = _read.get(message)
+        if found is not None:
+            return found
         kind, body = message[:1], message[1:]
-        return msgpack.unpackb(zlib.decompress(body) if kind == _COMPRESSED else body)
+        found = msgpack.unpackb(zlib.decompress(body) if kind == _COMPRESSED else body)
+        if len(_read) >= READ_KEPT:
+            _read.clear()
+        _read[message] = found
+        return found
+
+
+# The messages read last, by their bytes (``from_bytes``).
+READ_KEPT = 256
+_read: dict[bytes, object] = {}
 
 
 registry.register_serializer(FORMAT, CompressedMsgPackSerializer)

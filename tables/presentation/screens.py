@@ -85,16 +85,25 @@ def _audience(memo: RenderedFragments | None, name: str) -> Memo | None:
     return None if memo is None else memo.audience(name)
 
 
-def screen_for(state: TableState, user: User | AnonymousUser, now: datetime) -> tuple[Screens, dict[str, str]]:
+def screen_for(
+    state: TableState, user: User | AnonymousUser, now: datetime, memo: RenderedFragments | None = None
+) -> tuple[Screens, dict[str, str]]:
     """The screen of one socket's viewer, in the active language: its snapshot on connect.
+    ``memo``: as for ``screens`` (the same audiences): a connect reuses what the table's last
+    change rendered, and the sockets of a table opening together render its public fragments
+    once.
 
     Returns the table's screens as far as they concern this viewer, and the viewer's own fragments."""
     language = translation.get_language()
+    table_id = state.table.pk
     view, me = views_for(state, user, now)
-    own = viewer_fragments(view, me)
-    players = {me.seat.player_id: own} if me.seat else {}
+    seated = me.seat.player_id if me.seat else None
+    own_memo = _audience(memo, f"{table_id}|{seated}|{language}") if seated is not None else None
+    own = viewer_fragments(view, me, memo=own_memo)
+    players = {seated: own} if seated is not None else {}
     languages = dict.fromkeys(players, language)
-    return Screens(state.version, {language: public_fragments(view)}, players, languages, spectator_key(view)), own
+    public = public_fragments(view, _audience(memo, f"{table_id}|{language}"))
+    return Screens(state.version, {language: public}, players, languages, spectator_key(view)), own
 
 
 def views_for(state: TableState, user: User | AnonymousUser, now: datetime) -> tuple[TableView, ViewerView]:

@@ -37,7 +37,14 @@ from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
 from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
 from tables.presentation.screens import screen_for
-from tables.realtime.notify import LOBBY_GROUP, PlayerChanged, TableChanged, player_group, table_group
+from tables.realtime.notify import (
+    LOBBY_GROUP,
+    PlayerChanged,
+    TableChanged,
+    player_group,
+    rendered_fragments,
+    table_group,
+)
 from tables.selectors.chat import chat_view
 from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
@@ -191,8 +198,9 @@ class TableConsumer(GuardedConsumer):
             await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
             return
         started = time.perf_counter()
+        parsed, self.frame_parsed = self.frame_parsed, None
         try:
-            command, data = parse_frame(text_data, FRAME_FORMS)
+            command, data = parsed if parsed is not None else parse_frame(text_data, FRAME_FORMS)
             keyed = COMMANDS[command].keyed
             if not self.user.is_authenticated:
                 raise FrameError(gettext("Log in to chat.") if COMMANDS[command].chat else gettext("Log in to play."))
@@ -241,7 +249,8 @@ class TableConsumer(GuardedConsumer):
         try:
             command, data = parse_frame(message.get("text"), FRAME_FORMS)
         except FrameError:
-            return
+            return  # read again in its turn, where its error is told in the viewer's language
+        message["parsed"] = (command, data)  # read once: ``receive`` takes it from here
         if not COMMANDS[command].acts or data["sequence"] in self.noted:
             return
         if on_time.action_arrived(
@@ -354,7 +363,7 @@ class TableConsumer(GuardedConsumer):
             state = load_table_state(self.table_id)
         if state is None or not state.table.is_active:
             return None
-        return screen_for(state, self.user, timezone.now()), self.chat_snapshot()
+        return screen_for(state, self.user, timezone.now(), rendered_fragments()), self.chat_snapshot()
 
     def marked_gone(self, state) -> bool:
         """Whether the viewer's seat is marked disconnected (read with the table's state: a
@@ -377,7 +386,7 @@ class TableConsumer(GuardedConsumer):
 
     def snapshot(self):
         state = load_table_state(self.table_id)
-        return None if state is None else screen_for(state, self.user, timezone.now())
+        return None if state is None else screen_for(state, self.user, timezone.now(), rendered_fragments())
 
     async def send_fragments(self, version: int, fragments: dict[str, str], extra: str = "") -> None:
         """``extra``: more fragments for the same frame (the chat, on connecting)."""

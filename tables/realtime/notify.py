@@ -50,6 +50,12 @@ _sent = SentDigests()
 _rendered = RenderedFragments()
 
 
+def rendered_fragments() -> RenderedFragments:
+    """What this process rendered lately for each audience of each table: a socket's snapshot
+    reuses it (``screens.screen_for``)."""
+    return _rendered
+
+
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 

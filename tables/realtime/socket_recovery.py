@@ -71,6 +71,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     leaving = False  # its disconnect was dispatched
     layer_receive: asyncio.Task | None = None  # the channel layer's receive in progress
     frame_arrived: datetime | None = None  # when the frame in hand reached this process
+    frame_parsed: tuple[str, dict] | None = None  # the frame in hand as read on its arrival, if it was
     client_gone = False  # its client went (a handshake given up while it waited): no more work for it
 
     async def accept(self, subprotocol=None, headers=None):
@@ -113,6 +114,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
 
     async def websocket_receive(self, message):
         self.frame_arrived = message.get("arrived_at") or timezone.now()
+        self.frame_parsed = message.get("parsed")
         await super().websocket_receive(message)
 
     async def receive_from_layer(self) -> dict:

@@ -156,3 +156,26 @@ def test_a_socket_missing_a_fragment_says_so():
     seen = Seen()
     seen.add({"felt": "<section id=felt>1</section>"})
     assert seen.rebuild({}, {"felt": "0123456789abcdef"}) is None
+
+
+def test_a_message_read_by_several_sockets_of_a_process_is_unpacked_once(monkeypatch):
+    """channels-redis deserializes a group's message for each socket of the group: the bytes
+    of the last messages are kept, so a table's change is unpacked once per process."""
+    from config import channel_serializer
+
+    serializer = CompressedMsgPackSerializer()
+    unpacked = []
+    real_unpack = channel_serializer.msgpack.unpackb
+
+    def counting(body):
+        unpacked.append(body)
+        return real_unpack(body)
+
+    monkeypatch.setattr(channel_serializer.msgpack, "unpackb", counting)
+    message = {"type": "table.changed", "version": 7, "fragments": {"en": {"felt": "<div>" + "x" * 2000}}}
+    wire = serializer.as_bytes(message)
+    readings = [serializer.from_bytes(bytes(bytearray(wire))) for _ in range(6)]  # six sockets, six copies
+    assert all(reading == message for reading in readings)
+    assert len(unpacked) == 1
+    assert serializer.from_bytes(serializer.as_bytes({**message, "version": 8}))["version"] == 8
+    assert len(unpacked) == 2

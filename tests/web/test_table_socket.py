@@ -250,3 +250,32 @@ def test_seat_controls_sit_out_come_back_top_up_and_leave(heads_up, assert_audit
     assert not Seat.objects.filter(player=bob).exists()
     assert bankroll_balance(bob) == 10_000
     assert_audit_clean()
+
+
+def test_an_actions_frame_is_read_once(heads_up, monkeypatch):
+    """The frame is read when it arrives (to note an action on time, RULES 6) and not again
+    when its turn in the socket's line comes: the form is checked once."""
+    from tables.realtime import consumers
+
+    table, alice, _bob = heads_up
+    start_hand(table)
+    reads = []
+    real_parse = consumers.parse_frame
+
+    def counting(text, forms):
+        reads.append(text)
+        return real_parse(text, forms)
+
+    monkeypatch.setattr(consumers, "parse_frame", counting)
+    before = running_hand(table).sequence
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        version = await db(table_version, table)
+        await alice_tab.send(action="call", sequence=str(await current_sequence(table)))
+        await alice_tab.until_version(version + 1)
+        await alice_tab.close()
+
+    run(scenario)
+    assert Hand.objects.get().sequence == before + 1
+    assert len(reads) == 1
