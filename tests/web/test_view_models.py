@@ -113,3 +113,39 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     # to act, their bets, not every seat's.
     assert all(change.count("_seat_box_html") <= 2 * 2 for change in renders[:-1])
     assert all(change.count("_seat_extras_html") <= 2 * 2 for change in renders[:-1])
+
+
+def test_a_sockets_snapshot_reuses_what_the_tables_last_change_rendered(make_player, make_table, monkeypatch):
+    """A connect renders with the same memo as the changes (``screens.screen_for``): what it
+    shows is exactly what rendering gives, and right after a change a seated player's snapshot
+    renders no piece again (the sockets of a table opening together render it once)."""
+    from tables.presentation.screens import screen_for
+
+    table, players = _six_handed(make_player, make_table)
+    memo = RenderedFragments()
+    rng = random.Random(7)
+    rendered: list[str] = []
+    for piece in ("_render", "_controls_body_html", "_seat_extras_html", "_seat_box_html"):
+        real = getattr(fragments, piece)
+        monkeypatch.setattr(
+            fragments, piece, lambda *args, real=real, piece=piece: rendered.append(piece) or real(*args)
+        )
+    watcher = make_player()
+    start_hand(table)
+    checked = 0
+    while running_hand(table) is not None:
+        state, now = load_table_state(table.pk), timezone.now()
+        screens(state, now, memo)
+        for number, player in players.items():
+            language = "es" if number in (2, 5) else "en"
+            with translation.override(language):
+                rendered.clear()
+                with_memo = screen_for(state, player, now, memo)
+                reused = list(rendered)
+                assert with_memo == screen_for(state, player, now)
+            assert reused == []  # every piece reused
+            checked += 1
+        with translation.override("en"):  # a watcher: the public fragments reused, its own rendered
+            assert screen_for(state, watcher, now, memo) == screen_for(state, watcher, now)
+        play_random_action(table, players, rng)
+    assert checked >= 12
