@@ -23,6 +23,29 @@ COMPRESS_FROM = 512  # bytes: below this zlib's header costs more than it saves
 _PLAIN, _COMPRESSED = b"m", b"z"
 
 
+class Unpacked(bytes):
+    """A message handed to a socket of this process without crossing Redis
+    (``tables.realtime.notify``): read as the message it carries."""
+
+    message: dict
+
+
+def unpacked(message: dict) -> Unpacked:
+    found = Unpacked()
+    found.message = message
+    return found
+
+
+def hands_over(serializer: BaseMessageSerializer) -> bool:
+    """Whether a layer with ``serializer`` reads an ``Unpacked`` as its message (this format,
+    no encryption, no random prefix)."""
+    return (
+        isinstance(serializer, CompressedMsgPackSerializer)
+        and serializer.crypter is None
+        and not getattr(serializer, "random_prefix_length", 0)
+    )
+
+
 class CompressedMsgPackSerializer(BaseMessageSerializer):
     def as_bytes(self, message, *args, **kwargs):
         packed = msgpack.packb(message)
@@ -31,6 +54,8 @@ class CompressedMsgPackSerializer(BaseMessageSerializer):
         return _COMPRESSED + zlib.compress(packed, 1)  # level 1: most of the gain for a fraction of the time
 
     def from_bytes(self, message, *args, **kwargs):
+        if isinstance(message, Unpacked):
+            return message.message
         found = _read.get(message)
         if found is not None:
             return found

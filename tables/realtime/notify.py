@@ -30,6 +30,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.utils import timezone, translation
 
 from accounts.socket_sessions import user_group
+from config import channel_serializer
 from operations import metrics
 from tables.models import ChatMessage
 from tables.outages import OUTAGES, describe
@@ -218,19 +219,52 @@ async def _send_all(layer, messages) -> None:
 async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
     """A change's messages in one round trip to Redis: its publishes pipelined, in order, as
     channels-redis's ``group_send`` publishes each (to the group's channel, under the shard's
-    lock). channels-redis 4.3 has no batch send; this reads its shard internals (pinned)."""
+    lock). channels-redis 4.3 has no batch send; this reads its shard internals (pinned).
+
+    A group that only this process's sockets listen to (a table's sockets are all in the
+    process its proxy hashes it to) is not published: its message is handed to them here, as
+    channels-redis hands one read from Redis, without being packed, sent, read back and
+    unpacked. Who listens is asked of Redis for each change (one pipelined trip, the same as
+    the publishes): a socket of another process that joins meanwhile reads its snapshot after
+    joining, so it sees this change."""
     loop_layer = layer._get_layer()
     by_shard: dict = {}
     for group, message in messages:
         channel = loop_layer._get_group_channel_name(group)
-        by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, layer.serialize(message)))
-    for shard, publishes in by_shard.items():
+        by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, message))
+    here_too = channel_serializer.hands_over(layer._serializer)
+    for shard, sends in by_shard.items():
         async with shard._lock:
             shard._ensure_redis()
+            elsewhere = await _listened_elsewhere(shard, [channel for channel, _ in sends]) if here_too else None
             pipe = shard._redis.pipeline(transaction=False)
-            for channel, data in publishes:
-                pipe.publish(channel, data)
-            await pipe.execute()
+            for index, (channel, message) in enumerate(sends):
+                if elsewhere is None or elsewhere[index]:
+                    pipe.publish(channel, layer.serialize(message))
+                else:
+                    _hand_over(loop_layer, channel, message)
+            if len(pipe):
+                await pipe.execute()
+
+
+async def _listened_elsewhere(shard, channels: list[str]) -> list[bool]:
+    """For each channel, whether a connection other than this process's subscribes to it."""
+    pipe = shard._redis.pipeline(transaction=False)
+    for channel in channels:
+        pipe.pubsub_numsub(channel)
+    counts = await pipe.execute()
+    return [
+        found[0][1] - (1 if channel in shard._subscribed_to else 0) > 0
+        for channel, found in zip(channels, counts, strict=True)
+    ]
+
+
+def _hand_over(loop_layer, channel: str, message: dict) -> None:
+    """To this process's sockets in the group, as channels-redis hands them a message it read."""
+    for name in loop_layer.groups.get(channel, ()):
+        queue = loop_layer.channels.get(name)
+        if queue is not None:
+            queue.put_nowait(channel_serializer.unpacked(message))
 
 
 def _server_loop():

@@ -140,3 +140,57 @@ def test_the_languages_read_in_other_processes_are_asked_of_the_cache_once_a_sec
         assert len(asked) == 2
     finally:
         sockets.counts.closed(here)
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+@pytest.mark.parametrize("listened_elsewhere", [False, True])
+def test_a_group_only_this_process_listens_to_is_handed_over_without_redis(
+    heads_up, channel_layer, listened_elsewhere, monkeypatch
+):
+    """The sockets of a table are in one process (the proxy hashes by table): its change is
+    handed to them there, not packed, published, read back and unpacked. A group another
+    process listens to too (a connection of its own subscribed in Redis) is published, and
+    that process gets it, as before."""
+    import redis.asyncio as aioredis
+    from django.conf import settings
+
+    table, alice, _bob = heads_up
+    layer = get_channel_layer()
+    packed = []
+    real_serialize = layer.serialize
+    screen_types = ("table.changed", "player.changed")  # (the lobby's line and the chat are sent as before)
+
+    def counting(message):
+        if message["type"] in screen_types:
+            packed.append(message["type"])
+        return real_serialize(message)
+
+    monkeypatch.setattr(layer, "serialize", counting)
+
+    async def scenario():
+        here = await layer.new_channel()
+        await layer.group_add(table_group(table.pk), here)
+        await layer.group_add(player_group(table.pk, alice.pk), here)
+        other_process = aioredis.from_url(settings.REDIS_URL)
+        listening = other_process.pubsub()
+        group_channel = layer._get_layer()._get_group_channel_name(table_group(table.pk))
+        if listened_elsewhere:
+            await listening.subscribe(group_channel)
+            await listening.get_message(timeout=1)  # the subscription's confirmation
+        sockets.counts.opened([sockets.table_language_key(table.pk, "en")])
+        try:
+            await db(start_hand, table)
+        finally:
+            sockets.counts.closed([sockets.table_language_key(table.pk, "en")])
+        got = [await layer.receive(here), await layer.receive(here)]
+        assert sorted(message["type"] for message in got) == ["player.changed", "table.changed"]
+        if listened_elsewhere:
+            elsewhere = await listening.get_message(ignore_subscribe_messages=True, timeout=2)
+            assert elsewhere is not None and elsewhere["channel"].decode() == group_channel
+            assert packed == ["table.changed"]  # the player's group: only here, handed over
+        else:
+            assert packed == []
+        await listening.aclose()
+        await other_process.aclose()
+
+    async_to_sync(scenario)()
