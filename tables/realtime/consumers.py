@@ -40,6 +40,7 @@ from tables.presentation.screens import screen_for
 from tables.realtime.notify import (
     LOBBY_GROUP,
     PlayerChanged,
+    ScreenChanged,
     TableChanged,
     player_group,
     rendered_fragments,
@@ -310,6 +311,11 @@ class TableConsumer(GuardedConsumer):
                 await self.send_snapshot()  # pushed in the profile's language: this socket asked for another
                 return
             await self.join_halves(event["version"], "player", event)
+
+    async def screen_changed(self, event: ScreenChanged):
+        """Both halves of a change at once (``notify``: handed over in this process)."""
+        await self.table_changed(event["table"])
+        await self.player_changed(event["player"])
 
     async def join_halves(self, version: int, half: str, event: dict) -> None:
         """A seated player's screen of ``version`` is the table's message and their own: once

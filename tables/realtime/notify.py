@@ -172,6 +172,14 @@ class PlayerChanged(TypedDict):
     digests: dict[str, str]
 
 
+class ScreenChanged(TypedDict):
+    """Both halves of a change, to a seated player's socket of this process (``_hand_over``)."""
+
+    type: Literal["screen.changed"]
+    table: TableChanged
+    player: PlayerChanged
+
+
 ScreenMessage = TableChanged | PlayerChanged
 
 
@@ -233,6 +241,7 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
         channel = loop_layer._get_group_channel_name(group)
         by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, message))
     here_too = channel_serializer.hands_over(layer._serializer)
+    handed: list[tuple[str, dict]] = []
     for shard, sends in by_shard.items():
         async with shard._lock:
             shard._ensure_redis()
@@ -242,9 +251,11 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
                 if elsewhere is None or elsewhere[index]:
                     pipe.publish(channel, layer.serialize(message))
                 else:
-                    _hand_over(loop_layer, channel, message)
+                    handed.append((channel, message))
             if len(pipe):
                 await pipe.execute()
+    if handed:
+        _hand_over(loop_layer, handed)
 
 
 async def _listened_elsewhere(shard, channels: list[str]) -> list[bool]:
@@ -259,12 +270,32 @@ async def _listened_elsewhere(shard, channels: list[str]) -> list[bool]:
     ]
 
 
-def _hand_over(loop_layer, channel: str, message: dict) -> None:
-    """To this process's sockets in the group, as channels-redis hands them a message it read."""
-    for name in loop_layer.groups.get(channel, ()):
-        queue = loop_layer.channels.get(name)
-        if queue is not None:
-            queue.put_nowait(channel_serializer.unpacked(message))
+def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
+    """A change's messages to this process's sockets in their groups, as channels-redis hands
+    them a message it read. A seated player's socket is in the table's group and in its
+    player's: when both halves of the change are handed over here it gets them in one message
+    (``screen.changed``), one dispatch instead of two."""
+    table = next((message for _, message in handed if message["type"] == "table.changed"), None)
+    table_members = set()
+    if table is not None:
+        table_channel = next(channel for channel, message in handed if message is table)
+        table_members = loop_layer.groups.get(table_channel, set())
+    both = {
+        name: {"type": "screen.changed", "table": table, "player": message}
+        for channel, message in handed
+        if message["type"] == "player.changed"
+        for name in loop_layer.groups.get(channel, ())
+        if name in table_members
+    }
+    for channel, message in handed:
+        for name in loop_layer.groups.get(channel, ()):
+            queue = loop_layer.channels.get(name)
+            if queue is None:
+                continue
+            if name not in both:
+                queue.put_nowait(channel_serializer.unpacked(message))
+            elif message["type"] == "player.changed":
+                queue.put_nowait(channel_serializer.unpacked(both[name]))
 
 
 def _server_loop():

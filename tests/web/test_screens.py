@@ -148,9 +148,10 @@ def test_a_group_only_this_process_listens_to_is_handed_over_without_redis(
     heads_up, channel_layer, listened_elsewhere, monkeypatch
 ):
     """The sockets of a table are in one process (the proxy hashes by table): its change is
-    handed to them there, not packed, published, read back and unpacked. A group another
-    process listens to too (a connection of its own subscribed in Redis) is published, and
-    that process gets it, as before."""
+    handed to them there, not packed, published, read back and unpacked, and a seated
+    player's socket gets both halves in one message. A group another process listens to too
+    (a connection of its own subscribed in Redis) is published, and that process gets it, as
+    before."""
     import redis.asyncio as aioredis
     from django.conf import settings
 
@@ -182,8 +183,14 @@ def test_a_group_only_this_process_listens_to_is_handed_over_without_redis(
             await db(start_hand, table)
         finally:
             sockets.counts.closed([sockets.table_language_key(table.pk, "en")])
-        got = [await layer.receive(here), await layer.receive(here)]
-        assert sorted(message["type"] for message in got) == ["player.changed", "table.changed"]
+        if listened_elsewhere:  # the table's half read back from Redis, the player's handed over
+            got = [await layer.receive(here), await layer.receive(here)]
+            assert sorted(message["type"] for message in got) == ["player.changed", "table.changed"]
+        else:  # both halves handed over: one message, one dispatch
+            both = await layer.receive(here)
+            assert both["type"] == "screen.changed"
+            assert (both["table"]["type"], both["player"]["type"]) == ("table.changed", "player.changed")
+            assert both["table"]["version"] == both["player"]["version"]
         if listened_elsewhere:
             elsewhere = await listening.get_message(ignore_subscribe_messages=True, timeout=2)
             assert elsewhere is not None and elsewhere["channel"].decode() == group_channel
