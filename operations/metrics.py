@@ -82,6 +82,12 @@ for _outcome in ("fold", "check", "protected_all_in", "time_bank"):
 LEDGER_MOVEMENTS = Counter("omaha_ledger_movements", "Chip movements written to the ledger, by kind.", ["kind"])
 CHAT_LINES = Counter("omaha_chat_lines", "Chat lines stored: player or dealer.", ["author"])
 ACTIONS_APPLIED = ACTIONS.labels("applied", "")
+GC_PAUSE_SECONDS = Histogram(
+    "omaha_gc_pause_seconds",
+    "The garbage collector's pauses in a server process, by generation (2: a full collection).",
+    ["generation"],
+    buckets=_FAST,
+)
 STAFF_ACTIONS = Counter("omaha_staff_actions", "Staff actions done from the admin, by kind.", ["kind"])
 
 

@@ -209,9 +209,13 @@ class Rendered(NamedTuple):
     html: str
 
 
-# The renderings kept per fragment and audience: the few a fragment comes back to (the
-# controls of a player waiting say whom they wait for, and the turn goes round the table).
-RECENT = 8
+# The renderings kept per fragment and audience: the few a fragment comes back to. The
+# controls come back to each of a few states as the turn goes round the table (a player waiting
+# says whom they wait for); a seat box comes back to the one before its turn (a check), most
+# other fragments move on. Every model kept is one more object for the garbage collector to
+# walk on each full collection (``operations.gc_pauses``): a server holds thousands of audiences.
+RECENT = 3
+RECENT_OF = {"controls-body": 8, "controls-open": 8}
 
 
 class RenderedFragments:
@@ -252,5 +256,6 @@ def reuse_or_render(memo: Memo | None, key: str, model: object, render: Callable
         if found.model == model:
             return found.html
     html = render()
-    memo[key] = [*recent[1 - RECENT :], Rendered(model, html)]  # a new list: another thread may read the old
+    kept = RECENT_OF.get(key, RECENT)
+    memo[key] = [*recent[1 - kept :], Rendered(model, html)]  # a new list: another thread may read the old
     return html

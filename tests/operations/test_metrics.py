@@ -141,3 +141,20 @@ def test_every_series_the_shipped_dashboard_and_alerts_read_is_exported(heads_up
     response = client.get("/metrics").content.decode()
     exported = {sample.name for family in text_string_to_metric_families(response) for sample in family.samples}
     assert named and named <= exported, named - exported
+
+
+def test_a_server_process_measures_its_collectors_pauses_and_keeps_what_it_loaded_out_of_them():
+    """operations.gc_pauses, set up by config.asgi (the daphne processes): every collection's
+    pause is observed by generation, and what the process loaded at start is frozen (a full
+    collection does not walk it)."""
+    import gc
+
+    import config.asgi  # noqa: F401  # what a daphne process runs at start
+    from operations import gc_pauses, metrics
+
+    assert gc_pauses._observe in gc.callbacks
+    assert gc.get_freeze_count() > 0
+    full = metrics.GC_PAUSE_SECONDS.labels("2")
+    before = full._sum.get()
+    gc.collect()
+    assert full._sum.get() > before
