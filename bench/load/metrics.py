@@ -41,12 +41,24 @@ def scrape(addresses: list[tuple[str, int]]) -> dict:
         "publish_failures": total("omaha_channel_layer_publish_failures_total"),
         "action_ms": _quantiles(sums, "omaha_action_seconds_bucket"),
         "publish_ms": _quantiles(sums, "omaha_screens_publish_seconds_bucket"),
+        # The garbage collector's full collections, each a pause of its whole process.
+        "gc_full_collections": total("omaha_gc_pause_seconds_count", generation="2"),
+        "gc_full_pause_ms": _quantiles(sums, "omaha_gc_pause_seconds_bucket", generation="2"),
+        "gc_full_pause_ms_total": round(
+            1000
+            * sum(v for (n, ls), v in sums.items() if n == "omaha_gc_pause_seconds_sum" and ("generation", "2") in ls)
+        ),
     }
 
 
-def _quantiles(sums: dict[tuple, float], bucket: str) -> dict[str, float | None]:
-    """p50 and p99 as Prometheus' histogram_quantile estimates them (linear within a bucket)."""
-    cumulative = sorted((float(dict(labels)["le"]), count) for (name, labels), count in sums.items() if name == bucket)
+def _quantiles(sums: dict[tuple, float], bucket: str, **only: str) -> dict[str, float | None]:
+    """p50 and p99 as Prometheus' histogram_quantile estimates them (linear within a bucket);
+    ``only``: the labels of the series to read (else every series of the histogram, added up)."""
+    by_bound: dict[float, float] = defaultdict(float)
+    for (name, labels), count in sums.items():
+        if name == bucket and only.items() <= dict(labels).items():
+            by_bound[float(dict(labels)["le"])] += count
+    cumulative = sorted(by_bound.items())
     if not cumulative or cumulative[-1][1] == 0:
         return {"p50": None, "p99": None}
     count = cumulative[-1][1]
