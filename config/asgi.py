@@ -52,7 +52,10 @@ application = CloseSocketsOnSigterm(
 
 # The server's garbage collector: its pauses measured, and what was loaded by now (for the
 # process's life) kept out of them (``operations.gc_pauses``).
+from django.conf import settings  # noqa: E402
+
 from operations import gc_pauses  # noqa: E402
 
 gc_pauses.measure()
+gc_pauses.tune(settings.WEB_GC_THRESHOLDS)
 gc_pauses.freeze_what_start_loaded()

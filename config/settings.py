@@ -326,6 +326,10 @@ SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 # refuses watchers' new sockets with 1013; seated players' up to twice this
 # (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
+# The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
+# CPython's own); what a process loaded at start is kept out of its collections whatever
+# they are (operations/gc_pauses.py).
+WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[]))
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

@@ -43,3 +43,9 @@ def freeze_what_start_loaded() -> int:
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()
+
+
+def tune(thresholds: tuple[int, ...]) -> None:
+    """Set the collector's thresholds (``settings.WEB_GC_THRESHOLDS``; empty: left as they are)."""
+    if thresholds:
+        gc.set_threshold(*thresholds)

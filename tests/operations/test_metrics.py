@@ -158,3 +158,18 @@ def test_a_server_process_measures_its_collectors_pauses_and_keeps_what_it_loade
     before = full._sum.get()
     gc.collect()
     assert full._sum.get() > before
+
+
+def test_the_collectors_thresholds_are_a_setting_of_the_server_processes():
+    import gc
+
+    from operations import gc_pauses
+
+    before = gc.get_threshold()
+    try:
+        gc_pauses.tune(())
+        assert gc.get_threshold() == before  # empty: CPython's own
+        gc_pauses.tune((5000, 20, 40))
+        assert gc.get_threshold() == (5000, 20, 40)
+    finally:
+        gc.set_threshold(*before)
