@@ -327,9 +327,11 @@ SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 # (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
 # The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
-# CPython's own); what a process loaded at start is kept out of its collections whatever
-# they are (operations/gc_pauses.py).
-WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[]))
+# CPython's 700,10,10). A full collection stops every socket of the process for as long as
+# it walks the objects (a few hundred milliseconds with a thousand sockets): these make it a
+# matter of minutes, not seconds; what a process loaded at start is kept out of every
+# collection whatever they are (operations/gc_pauses.py).
+WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[1000, 20, 2000]))
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

@@ -10,6 +10,13 @@ templates: about 145,000 objects) lives as long as the process, so it is moved o
 collector's sight once loaded (``gc.freeze``): each full collection then walks only what the
 process made since.
 
+The thresholds (``settings.WEB_GC_THRESHOLDS``, 1000,20,2000 by default) make a full
+collection a matter of minutes rather than seconds: at 200 tables on two cores CPython's own
+(700,10,10) ran one about every 20 s per process, pauses of 180 ms at the median, and the
+benchmark's p99 was 202 ms; with these, none in the measured minute and a p99 of 154 ms
+(bench/load/README.md). The garbage that only a full collection frees (objects in cycles:
+a few hundred per collection here) waits that much longer.
+
 Each pause is observed in ``omaha_gc_pause_seconds`` (by generation), so an operator sees
 them among the action times they lengthen.
 """

@@ -149,11 +149,14 @@ def test_a_server_process_measures_its_collectors_pauses_and_keeps_what_it_loade
     collection does not walk it)."""
     import gc
 
+    from django.conf import settings
+
     import config.asgi  # noqa: F401  # what a daphne process runs at start
     from operations import gc_pauses, metrics
 
     assert gc_pauses._observe in gc.callbacks
     assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == settings.WEB_GC_THRESHOLDS == (1000, 20, 2000)  # a full collection: minutes apart
     full = metrics.GC_PAUSE_SECONDS.labels("2")
     before = full._sum.get()
     gc.collect()
