@@ -74,7 +74,7 @@ def _logged_in_user(session_key: str | None, user_id: int) -> User | None:
     request = HttpRequest()  # all get_user reads of it is its session
     request.session = store
     user = get_user(request)
-    return user if user.is_authenticated and user.pk == user_id else None  # type: ignore[return-value]
+    return user if user.is_authenticated and user.pk == user_id else None
 
 
 class SessionCheck:
