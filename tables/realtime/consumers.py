@@ -1,4 +1,4 @@
-"""The lobby and table websockets.
+"""The table websocket (the lobby's: ``lobby_socket``).
 
 A table's screens are rendered once per change by the process that made it
 (``notify``): every socket of the table gets the public fragments from the
@@ -23,7 +23,6 @@ from __future__ import annotations
 import time
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -35,10 +34,9 @@ from tables import services
 from tables.forms import FrameError, parse_frame, seat_forms_purpose
 from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
-from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment, lobby_rows_fragment
+from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment
 from tables.presentation.screens import screen_for
 from tables.realtime.notify import (
-    LOBBY_GROUP,
     PlayerChanged,
     ScreenChanged,
     TableChanged,
@@ -47,7 +45,6 @@ from tables.realtime.notify import (
     table_group,
 )
 from tables.selectors.chat import chat_view
-from tables.selectors.lobby import lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services import on_time, presence
 from tables.services.errors import refusal_text
@@ -56,62 +53,11 @@ from . import admission, sockets
 from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
-from .socket_guard import GuardedConsumer
+from .socket_guard import GuardedConsumer, in_language
 
 
 class SessionEnded(Exception):
     """The socket's session was logged out, changed or deactivated since it connected."""
-
-
-class LobbyConsumer(GuardedConsumer):
-    """The lobby's live list: rows are rendered once per change by whoever made it (``notify``);
-    a socket only sends its snapshot and forwards them."""
-
-    page = "lobby"
-
-    async def connect(self):
-        if await self.busy_refusal():
-            return
-        try:
-            if not await self.admit():
-                return
-            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-            # On a snapshot thread, as a table's: a loop of lobby connects does not queue on the
-            # database thread ahead of the players' actions.
-            await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
-        finally:
-            self.settled()
-
-    async def disconnect(self, code):
-        await self.release()
-        await self.leave_groups([LOBBY_GROUP])
-
-    def memberships(self) -> list[str]:
-        return [*super().memberships(), LOBBY_GROUP]
-
-    async def catch_up(self) -> None:
-        await self.send_html(await on_snapshot_thread(_lobby_snapshot)())
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if not self.frame_allowed():
-            await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
-
-    async def lobby_row(self, event):
-        await self.send_html(in_language(event["html"], self.language))
-
-    async def lobby_rows(self, event):
-        await self.send_html(in_language(event["html"], self.language))
-
-
-def in_language(rendered: dict, language: str):
-    """The viewer's language's version of something rendered in every language of the room
-    (an empty version is one too: nothing of it changed)."""
-    found = rendered.get(language)
-    return found if found is not None else rendered[settings.LANGUAGE_CODE]
-
-
-def _lobby_snapshot() -> str:
-    return lobby_rows_fragment(lobby_rows())
 
 
 class TableConsumer(GuardedConsumer):

@@ -3,7 +3,8 @@ RefuseWhenSwamped and CachedUserAuthMiddlewareStack: accounts.socket_users)."""
 
 from django.urls import path
 
-from .consumers import LobbyConsumer, TableConsumer
+from .consumers import TableConsumer
+from .lobby_socket import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),

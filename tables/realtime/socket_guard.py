@@ -144,8 +144,7 @@ class GuardedConsumer(RecoveringConsumer):
         """An alert for this socket's player, on whatever page (sent to all their sockets): its
         HTML in every language of the room, the page's ``#room-alert`` (``static/js/alerts.js``
         plays the turn cue's sound and notification)."""
-        html = event["html"]
-        await self.send_html(html.get(self.language) or html[settings.LANGUAGE_CODE])
+        await self.send_html(in_language(event["html"], self.language))
 
     async def session_ended(self, event) -> None:
         await self.refuse(gettext("Your session has ended."), code=SESSION_ENDED_CLOSE_CODE)
@@ -165,3 +164,10 @@ def client_address(scope) -> str:
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
+
+
+def in_language(rendered: dict, language: str):
+    """The viewer's language's version of something rendered in every language of the room
+    (an empty version is one too: nothing of it changed)."""
+    found = rendered.get(language)
+    return found if found is not None else rendered[settings.LANGUAGE_CODE]
