@@ -33,6 +33,7 @@ from tables.presentation.fragments import error_fragment
 from . import admission, sockets
 from .cache_threads import on_counts_thread
 from .frame_budgets import TokenBucket, budgets
+from .snapshot_threads import on_snapshot_thread
 from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
@@ -125,6 +126,12 @@ class GuardedConsumer(RecoveringConsumer):
     def memberships(self) -> list[str]:
         return list(getattr(self, "session_groups", ()))
 
+    async def receive(self, text_data=None, bytes_data=None):
+        """A socket that takes no frames of its own only counts them: past its budget it is
+        told so and closed."""
+        if not self.frame_allowed():
+            await self.refuse(gettext("Too many messages: this connection is closed. Reload the page."))
+
     def frame_allowed(self) -> bool:
         """Whether this frame is within its sender's budget: the user's over all their sockets
         (eight tabs do not buy eight budgets), a visitor's socket's own, or, while the cache is
@@ -171,3 +178,38 @@ def in_language(rendered: dict, language: str):
     (an empty version is one too: nothing of it changed)."""
     found = rendered.get(language)
     return found if found is not None else rendered[settings.LANGUAGE_CODE]
+
+
+class ListSocket(GuardedConsumer):
+    """A socket that shows a list rendered once per change for every socket (the lobby's, the
+    tournaments'): it sends its snapshot on connecting and on catching up, and forwards the
+    changes its ``group`` carries (each subclass's handlers)."""
+
+    group: str
+
+    async def connect(self):
+        if await self.busy_refusal():
+            return
+        try:
+            if not await self.admit():
+                return
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.catch_up()
+        finally:
+            self.settled()
+
+    async def disconnect(self, code):
+        await self.release()
+        await self.leave_groups([self.group])
+
+    def memberships(self) -> list[str]:
+        return [*super().memberships(), self.group]
+
+    async def catch_up(self) -> None:
+        # On a snapshot thread, as a table's: a loop of connects does not queue on the
+        # database thread ahead of the players' actions.
+        await self.send_html(await on_snapshot_thread(self.snapshot)())
+
+    def snapshot(self) -> str:
+        """The list as this socket shows it now (on a snapshot thread: it may read the database)."""
+        raise NotImplementedError
