@@ -57,5 +57,6 @@ from django.conf import settings  # noqa: E402
 from operations import gc_pauses  # noqa: E402
 
 gc_pauses.measure()
-gc_pauses.tune(settings.WEB_GC_THRESHOLDS)
-gc_pauses.freeze_what_start_loaded()
+if settings.WEB_GC_TUNING:
+    gc_pauses.tune(settings.WEB_GC_THRESHOLDS)
+    gc_pauses.freeze_what_start_loaded()

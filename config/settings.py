@@ -332,6 +332,7 @@ WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
 # matter of minutes, not seconds; what a process loaded at start is kept out of every
 # collection whatever they are (operations/gc_pauses.py).
 WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[1000, 20, 2000]))
+WEB_GC_TUNING = env.bool("WEB_GC_TUNING", default=True)  # 0: neither the thresholds nor the freeze
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)

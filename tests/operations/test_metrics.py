@@ -144,23 +144,32 @@ def test_every_series_the_shipped_dashboard_and_alerts_read_is_exported(heads_up
 
 
 def test_a_server_process_measures_its_collectors_pauses_and_keeps_what_it_loaded_out_of_them():
-    """operations.gc_pauses, set up by config.asgi (the daphne processes): every collection's
-    pause is observed by generation, and what the process loaded at start is frozen (a full
-    collection does not walk it)."""
-    import gc
+    """operations.gc_pauses, set up by config.asgi (the daphne processes; in a process of its
+    own, as the test processes leave it off: tests/support/workers.py): every collection's
+    pause is observed by generation, what the process loaded at start is frozen (a full
+    collection does not walk it), and full collections are minutes apart."""
+    import os
+    import subprocess
+    import sys
 
-    from django.conf import settings
-
-    import config.asgi  # noqa: F401  # what a daphne process runs at start
-    from operations import gc_pauses, metrics
-
-    assert gc_pauses._observe in gc.callbacks
-    assert gc.get_freeze_count() > 0
-    assert gc.get_threshold() == settings.WEB_GC_THRESHOLDS == (1000, 20, 2000)  # a full collection: minutes apart
-    full = metrics.GC_PAUSE_SECONDS.labels("2")
-    before = full._sum.get()
-    gc.collect()
-    assert full._sum.get() > before
+    script = (
+        "import gc, config.asgi\n"
+        "from operations import gc_pauses, metrics\n"
+        "full = metrics.GC_PAUSE_SECONDS.labels('2')\n"
+        "before = full._sum.get()\n"
+        "gc.collect()\n"
+        "print(gc_pauses._observe in gc.callbacks, gc.get_freeze_count() > 0, gc.get_threshold(), full._sum.get() > before)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "WEB_GC_TUNING": "1"}
+    env.pop("WEB_GC_THRESHOLDS", None)
+    ran = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n")[-2] == "True True (1000, 20, 2000) True"
+    off = subprocess.run(
+        [sys.executable, "-c", "import gc, config.asgi; print(gc.get_freeze_count(), gc.get_threshold())"],
+        env={**env, "WEB_GC_TUNING": "0"}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert off.stdout.split("\n")[-2] == "0 (700, 10, 10)", off.stderr
 
 
 def test_the_collectors_thresholds_are_a_setting_of_the_server_processes():

@@ -62,3 +62,9 @@ def _move_to_worker_databases() -> None:
 
 
 _move_to_worker_databases()
+
+# The test processes import config.asgi (to call the application, or at collection) without
+# being servers: the server processes' collector tuning (freezing what is loaded, rare full
+# collections: operations/gc_pauses.py) stays out of them and of the servers they start.
+# tests/operations/test_metrics.py checks it in a process of its own.
+os.environ.setdefault("WEB_GC_TUNING", "0")
