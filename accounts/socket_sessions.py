@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, get_user_model, user_logged_out
+from django.contrib.auth import get_user, get_user_model, user_logged_out
 from django.core.cache import cache, caches
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
-from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 
 from . import socket_users
@@ -61,13 +60,10 @@ def end_sockets(group: str) -> None:
     transaction.on_commit(send)
 
 
-def session_is_current(session_key: str | None, user_id: int) -> bool:
-    """Whether the session still logs in ``user_id``: not logged out or expired, the password
-    unchanged since, the account active (Django's own check, on a fresh read of the session)."""
-    return _logged_in_user(session_key, user_id) is not None
-
-
 def _logged_in_user(session_key: str | None, user_id: int) -> User | None:
+    """The user if the session still logs in ``user_id``: not logged out or expired, the
+    password unchanged since, the account active (Django's own check, on a fresh read of the
+    session)."""
     if not session_key:
         return None
     store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key=session_key)
@@ -78,8 +74,8 @@ def _logged_in_user(session_key: str | None, user_id: int) -> User | None:
 
 
 class SessionCheck:
-    """``session_is_current`` for one socket's every frame, at the cost of one trip to the cache
-    while nothing changed.
+    """Whether a socket's session still logs its user in, checked on each frame that changes
+    something, at the cost of one trip to the cache while nothing changed.
 
     The first frame (and any after a doubt) makes Django's check on the database, having read
     the user's generation first (``socket_users``: it goes up on every save of the user, so a
@@ -106,10 +102,10 @@ class SessionCheck:
         return user is not None
 
     def _unchanged(self, generation: int, session_hash: str) -> bool:
-        prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
-        if prefix is None:
+        assert self.session_key is not None  # ``current`` checked
+        session_key = socket_users.cached_session_key(self.session_key)
+        if session_key is None:
             return False
-        session_key = prefix + self.session_key
         generation_key = socket_users.generation_key(self.user_id)
         try:
             if settings.SESSION_CACHE_ALIAS == "default":
@@ -119,12 +115,9 @@ class SessionCheck:
                 found[session_key] = caches[settings.SESSION_CACHE_ALIAS].get(session_key)
         except Exception:  # the cache away: the database answers
             return False
-        session = found.get(session_key)
-        if not session or session.get(SESSION_KEY) != str(self.user_id):
-            return False
-        if not constant_time_compare(session.get(HASH_SESSION_KEY) or "", session_hash):
-            return False
-        return int(found.get(generation_key) or 0) == generation
+        return socket_users.session_logs_in(found.get(session_key), self.user_id, session_hash) and (
+            int(found.get(generation_key) or 0) == generation
+        )
 
 
 @receiver(user_logged_out)

@@ -59,12 +59,27 @@ def generation_key(user_id: int) -> str:
     return f"socket-user-generation:{user_id}"
 
 
+def cached_session_key(session_key: str) -> str | None:
+    """Where the session engine keeps the session in the cache (``cached_db``); None for an
+    engine without a cache."""
+    prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
+    return None if prefix is None else prefix + session_key
+
+
+def session_logs_in(session: dict[str, Any] | None, user_id: int, session_hash: str) -> bool:
+    """Whether a session as its engine keeps it in the cache (a flushed or expired one is gone
+    from there) still logs ``user_id`` in, with the hash of the user's password (Django's check)."""
+    if not session or session.get(SESSION_KEY) != str(user_id):
+        return False
+    return constant_time_compare(session.get(HASH_SESSION_KEY) or "", session_hash)
+
+
 def cached_user(session_key: str | None) -> User | None:
     """The user the session logs in, from the cache; None when not known there (or stale)."""
     if not session_key:
         return None
-    prefix = getattr(import_string(f"{settings.SESSION_ENGINE}.SessionStore"), "cache_key_prefix", None)
-    if prefix is None:  # a session engine without a cache: nothing to check the entry against
+    in_cache = cached_session_key(session_key)
+    if in_cache is None:  # a session engine without a cache: nothing to check the entry against
         return None
     try:
         entry = cache.get(_entry_key(session_key))
@@ -72,19 +87,13 @@ def cached_user(session_key: str | None) -> User | None:
             return None
         user: User = entry["user"]
         generation = cache.get(generation_key(user.pk), 0)
-        session = caches[settings.SESSION_CACHE_ALIAS].get(prefix + session_key)
+        session = caches[settings.SESSION_CACHE_ALIAS].get(in_cache)
     except Exception:  # the cache away: the database answers
         logger.warning("socket users: the cache did not answer", exc_info=True)
         return None
     if entry["generation"] != generation or entry["expires"] <= timezone.now():
         return None
-    # The session as its engine keeps it in the cache (a flushed or expired one is gone from
-    # there): it must still log this user in, with the hash of the user's password (Django's check).
-    if not session or session.get(SESSION_KEY) != str(user.pk):
-        return None
-    if not constant_time_compare(session.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash()):
-        return None
-    return user
+    return user if session_logs_in(session, user.pk, user.get_session_auth_hash()) else None
 
 
 def generation_of(user_id: int) -> int:
