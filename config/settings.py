@@ -288,6 +288,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Django's own console handler (DEBUG only) beside the root's printed each django.* line
+    # twice: they go to the root's handler alone (no ADMINS are set, so mail_admins sent nothing).
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 # LOG_FORMAT=json: one JSON object per line (docs/operations.md), with table_id, hand_id,
 # player_id on the lines that concern one; Celery then logs through the same handler.
