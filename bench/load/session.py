@@ -47,7 +47,9 @@ async def stop_bots(harness: Harness, bots: list, tasks: list[asyncio.Task], db:
             bot.ws.abort()
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    _, pending = await asyncio.wait(tasks, timeout=30)
+    if pending:  # a bot stuck past its cancellation must not hold the run's figures
+        print(f"  {len(pending)} bot tasks still running 30 s after they were cancelled")
     db.close()
 
 

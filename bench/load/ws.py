@@ -17,6 +17,7 @@ import struct
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TEXT, BINARY, CLOSE, PING, PONG, CONT = 0x1, 0x2, 0x8, 0x9, 0xA, 0x0
 MAX_INCOMING = 8 * 1024 * 1024
+SEND_TIMEOUT = 10.0  # seconds a frame may wait for the server to read it
 
 
 class HandshakeError(Exception):
@@ -95,7 +96,12 @@ class WebSocket:
             raise ConnectionClosed(self.close_code, "send on closed socket")
         self.writer.write(encode_frame(opcode, payload, **options))
         try:
-            await self.writer.drain()
+            # A server that stopped reading this socket does not hold the bot (and a run's
+            # drain, which sends every bot's last frame in turn) for ever: the socket is given up.
+            await asyncio.wait_for(self.writer.drain(), SEND_TIMEOUT)
+        except TimeoutError:
+            self.abort()
+            raise ConnectionClosed(None, "send timed out", clean=False) from None
         except (ConnectionError, OSError) as error:
             self._gone()
             raise ConnectionClosed(None, str(error), clean=False) from None
