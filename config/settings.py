@@ -329,6 +329,11 @@ SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
 # refuses watchers' new sockets with 1013; seated players' up to twice this
 # (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
+# Tables a server process serves at once (0: no bound): past them a socket for another table
+# is refused with 1013 before any work, so past saturation the tables taken stay at full
+# speed (tables/realtime/admission.py). Set it from the load sweep on the room's machine:
+# the tables one process carries at its saturation.
+WEBSOCKET_MAX_TABLES = env.int("WEBSOCKET_MAX_TABLES", default=100)
 # The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
 # CPython's 700,10,10). A full collection stops every socket of the process for as long as
 # it walks the objects (a few hundred milliseconds with a thousand sockets): these make it a

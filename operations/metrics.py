@@ -52,8 +52,14 @@ for _page in ("table", "lobby", "tournaments", "staff"):
         SOCKETS_OPEN.labels(_page, _viewer)  # exported at 0 before the first socket: the dashboard reads it
 CONNECTS_REFUSED = Counter(
     "omaha_connects_refused",
-    "Websockets refused: too_many_per_ip, too_many_per_user, no_table, busy (1013, past the bound of work in flight).",
+    "Websockets refused: too_many_per_ip, too_many_per_user, no_table, busy (1013, past the bound of work in flight), "
+    "tables_full (1013, a table not served by a process that serves its most tables).",
     ["reason"],
+)
+TABLES_SERVED = Gauge(
+    "omaha_tables_served",
+    "Tables with a socket open in a web process, at most WEBSOCKET_MAX_TABLES each (summed over the processes).",
+    multiprocess_mode="livesum",
 )
 TABLES_PLAYING = Gauge(
     "omaha_tables_playing",
@@ -98,7 +104,7 @@ def refusal_reason(error: BaseException) -> str:
 
 # Every series of a bounded label exists from the start, at 0: rate() and the alert rules see a
 # quiet room as 0, not as no data.
-for _reason in ("too_many_per_ip", "too_many_per_user", "no_table", "busy"):
+for _reason in ("too_many_per_ip", "too_many_per_user", "no_table", "busy", "tables_full"):
     CONNECTS_REFUSED.labels(_reason)
 for _what in ("screens", "chat", "mutes"):
     PUBLISH_FAILURES.labels(_what)

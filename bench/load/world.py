@@ -97,6 +97,10 @@ def build_world(
     variant_mix: bool = True,
 ) -> tuple[list, list[BotAccount]]:
     """T tables, each with ``players_per_table`` bots seated (buy-in at the maximum, posting a big blind now)."""
+    from django.utils import timezone
+
+    from tables.models import Seat
+
     players = players_per_table or seats_per_table
     run = uuid.uuid4().hex[:6]
     made_tables, bots = [], []
@@ -110,6 +114,11 @@ def build_world(
             countdown_seconds=countdown_seconds,
         )
         made_tables.append(table)
-        for seat, user in enumerate(seat_bots(table, players, f"{prefix}{run}t{t}"), start=1):
+        # Seated here, not at their screens yet (committed together, so the clock never sees
+        # two of them ready and at their screens): the table deals once one of them opens it.
+        with transaction.atomic():
+            seated = seat_bots(table, players, f"{prefix}{run}t{t}")
+            Seat.objects.filter(table=table).update(disconnected_at=timezone.now())
+        for seat, user in enumerate(seated, start=1):
             bots.append(BotAccount(user.pk, user.username, make_session(user), table.pk, seat))
     return made_tables, bots

@@ -25,11 +25,22 @@ A refusal costs as little as it can, since a busy process makes many: at twice t
 where nobody is taken, ``RefuseWhenSwamped`` refuses in the handshake, before the session,
 the user and the consumer (no cache read, no database), in the language the browser asks
 for (its cookie, else its Accept-Language).
+
+Past its capacity a process serves the tables it has and sheds the rest whole
+(``TablesServed``): it serves at most ``WEBSOCKET_MAX_TABLES`` tables at once (a table is
+served while a socket that is, or may be, a seated player's is open for it: watchers hold
+none), and a socket for any other table is refused in the handshake too, asking for a
+longer wait ("full"). Past
+saturation every table a process takes makes every other one slower, and a table missing
+some of its players' screens plays at the pace of their clock: a room that serves the tables
+it can carry at full speed serves more than one that serves every table badly. The proxy
+hashes each table to one process, so a shed table is served once a table there closes.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterable
 
@@ -48,7 +59,7 @@ logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # RFC 6455 (IANA registry): the server is overloaded
 # The least wait a refused page is asked for, in seconds: past the bound, and at twice it.
-RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10}
+RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10, "full": 60}  # "full": the process serves its most tables
 SEATED_KEY = "table-seated:{table_id}"
 SEATED_SECONDS = 3600
 
@@ -118,8 +129,74 @@ class TablesHere:
         return table_id in self._sockets
 
 
+class TableClaim:
+    """One socket's share in its table being served here: counted toward the bound while the
+    socket may be a player's (from its handshake, until its screen shows a watcher's)."""
+
+    __slots__ = ("counted", "table_id")
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.counted = True
+
+
+class TablesServed:
+    """The tables this process serves: at most ``WEBSOCKET_MAX_TABLES`` (0: no bound) with a
+    socket that is, or may be, a seated player's. A watcher's socket counts only while it
+    opens (who it is is not known before its session is read): a watcher holds no table here,
+    so watchers cannot keep players' tables out; one who sits down counts from then on."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counted: dict[int, int] = {}  # table -> its sockets that may be players'
+        self._watching: dict[int, int] = {}  # table -> its watchers' sockets
+
+    def take(self, table_id: int) -> TableClaim | None:
+        """A socket of ``table_id`` opens: its claim, or None when its table is not served here
+        and the process serves its most tables already (then nothing is counted)."""
+        bound = settings.WEBSOCKET_MAX_TABLES
+        with self._lock:
+            sockets = self._counted.get(table_id, 0)
+            if not sockets and bound and len(self._counted) >= bound:
+                return None
+            self._counted[table_id] = sockets + 1
+            self._gauge()
+            return TableClaim(table_id)
+
+    def watching(self, claim: TableClaim, watching: bool) -> None:
+        """The claim's socket shows a watcher's screen (True) or a seated player's (False)."""
+        if claim.counted != watching:
+            return
+        with self._lock:
+            self._drop(claim)
+            claim.counted = not watching
+            into = self._watching if watching else self._counted
+            into[claim.table_id] = into.get(claim.table_id, 0) + 1
+            self._gauge()
+
+    def leave(self, claim: TableClaim) -> None:
+        with self._lock:
+            self._drop(claim)
+            self._gauge()
+
+    def _drop(self, claim: TableClaim) -> None:
+        sockets = self._counted if claim.counted else self._watching
+        left = sockets.get(claim.table_id, 0) - 1
+        if left > 0:
+            sockets[claim.table_id] = left
+        else:
+            sockets.pop(claim.table_id, None)
+
+    def _gauge(self) -> None:
+        metrics.TABLES_SERVED.set(len(self._counted))
+
+    def __len__(self) -> int:
+        return len(self._counted)
+
+
 in_flight = InFlight()
 tables_here = TablesHere()
+tables_served = TablesServed()
 # The room sockets between their handshake's start and its answer (accepted or closed): on a
 # starved machine they wait there, for the cache and the database, unseen by ``in_flight``
 # until their consumer runs; past the client's patience they are given up and tried again.
@@ -161,6 +238,7 @@ def busy_text() -> str:
 _refusals: dict[tuple[str, str], str] = {}
 
 SWAMPED_PATHS = ("/ws/tables/", "/ws/lobby/", "/ws/tournaments/")  # the sockets that ``busy_refusal``
+TABLE_PATH = re.compile(r"^/ws/tables/(\d+)/")
 
 
 def _browser_language(scope) -> str:
@@ -191,22 +269,37 @@ def refusal_frame(language: str, how: str = "busy") -> str:
 class RefuseWhenSwamped:
     """ASGI middleware for the websockets: while this process is at twice its bound of work in
     flight, a room socket is refused at its handshake (accepted, told, closed with 1013), before
-    its session, user or consumer cost anything. Staff sockets go on to their consumer."""
+    its session, user or consumer cost anything; so is a table socket whose table this process
+    does not serve while it serves its most tables (``tables_served``). Staff sockets go on to
+    their consumer."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if not scope.get("path", "").startswith(SWAMPED_PATHS):
+        path = scope.get("path", "")
+        if not path.startswith(SWAMPED_PATHS):
             return await self.app(scope, receive, send)
-        if not in_flight.swamped:
+        if in_flight.swamped:
+            return await self._refused(scope, receive, send, "swamped", "busy")
+        table = TABLE_PATH.match(path)
+        if table is None:
             return await self._answered(scope, receive, send)
+        claim = tables_served.take(int(table.group(1)))
+        if claim is None:
+            return await self._refused(scope, receive, send, "full", "tables_full")
+        try:
+            return await self._answered({**scope, "table_claim": claim}, receive, send)
+        finally:
+            tables_served.leave(claim)
+
+    async def _refused(self, scope, receive, send, how: str, reason: str):
         message = await receive()
         if message.get("type") != "websocket.connect":
             return None  # gone before its handshake
-        metrics.CONNECTS_REFUSED.labels("busy").inc()
+        metrics.CONNECTS_REFUSED.labels(reason).inc()
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), "swamped")})
+        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), how)})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
         return None
 

@@ -68,6 +68,20 @@ class TableConsumer(GuardedConsumer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.noted = set()
+        self._spectator_key = None
+
+    @property
+    def spectator_key(self):
+        """What this viewer's seat forms depend on; None while seated (a player's own fragments
+        come rendered). A watcher's socket holds no table served here (``admission.tables_served``)."""
+        return self._spectator_key
+
+    @spectator_key.setter
+    def spectator_key(self, key) -> None:
+        self._spectator_key = key
+        claim = self.scope.get("table_claim")
+        if claim is not None:
+            admission.tables_served.watching(claim, key is not None)
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -77,7 +91,7 @@ class TableConsumer(GuardedConsumer):
         self.sent_version = -1
         self.seen = Seen()  # the contents this socket showed last, by digest
         self.halves: dict[int, dict[str, dict]] = {}  # version -> the table's and the player's message
-        self.spectator_key = None  # None while seated: a player's own fragments come rendered
+        self.spectator_key = None  # until the snapshot says
         self.showing_error = False
         self.presence = ()
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
@@ -310,9 +324,14 @@ class TableConsumer(GuardedConsumer):
         any reconnect grace it gave (RULES 6.3)."""
         state = load_table_state(self.table_id)
         if state is not None and self.presence and self.marked_gone(state):
-            # A player back at their seat: marked connected (under the table's lock), then read again.
-            presence.player_connected(table_id=self.table_id, user=self.user)
-            state = load_table_state(self.table_id)
+            # A player back at their seat: marked connected; read again only when that gave
+            # grace (under the table's lock: their turn's deadline moved), else shown connected.
+            if presence.player_connected(table_id=self.table_id, user=self.user):
+                state = load_table_state(self.table_id)
+            else:
+                for seat in state.seats.values():
+                    if seat.player_id == self.user.pk:
+                        seat.disconnected_at = None
         if state is None or not state.table.is_active:
             return None
         return screen_for(state, self.user, timezone.now(), rendered_fragments()), self.chat_snapshot()

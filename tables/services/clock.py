@@ -129,8 +129,13 @@ def run_clock(*, now: datetime | None = None) -> None:
         Table.objects.filter(is_active=True, closing=False)
         .filter(Q(next_hand_at__isnull=True) | Q(next_hand_at__lte=now))
         .exclude(hands__state=Hand.State.RUNNING)
-        .annotate(ready=Count("seats", filter=ready & Q(seats__stack__gt=0)))
+        .annotate(
+            ready=Count("seats", filter=ready & Q(seats__stack__gt=0)),
+            # A cash table whose ready players all closed it waits for one of them (``check_hand_due``).
+            here=Count("seats", filter=Q(seats__state__in=READY_STATES, seats__disconnected_at__isnull=True)),
+        )
         .filter(ready__gte=2)
+        .filter(Q(is_tournament=True) | Q(here__gte=1))
         .values_list("pk", flat=True)
     )
     if in_maintenance():  # running hands finish; none starts until staff end it

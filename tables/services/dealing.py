@@ -75,6 +75,10 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         seat.number: seat
         for seat in Seat.objects.select_for_update(of=("self",)).select_related("player").filter(table=table)
     }
+    if not table.is_tournament and not any(
+        seat.state in READY and seat.disconnected_at is None for seat in seats.values()
+    ):
+        return None  # nobody who would be dealt in has the table open: it waits for one of them
     previous = [_played_positions(hand) for hand in latest]
     while True:
         plan = plan_next_hand(

@@ -6,9 +6,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from tables.models import Seat
+from tables.models import Hand, Seat
 from tables.selectors.hands import running_hand
 
 from .changes import mark_changed
@@ -34,9 +35,16 @@ def player_connected(*, table_id: int, user: User | AnonymousUser, now: datetime
     whether grace was given."""
     if not user.is_authenticated:
         return False
-    if not Seat.objects.filter(table_id=table_id, player=user, disconnected_at__isnull=False).exists():
+    marked_gone = Seat.objects.filter(table_id=table_id, player=user, disconnected_at__isnull=False)
+    if not marked_gone.exists():
         # Not marked gone (a second tab, a spectator, a reconnect the close never reached):
         # nothing to clear and no grace to give, so no lock. A reconnect storm stays one read a socket.
+        return False
+    # Not their turn now: no grace to give (6.3 is for a turn they dropped during), so the
+    # mark is cleared in one statement, without the table's lock. A turn that reaches them
+    # after it finds them connected; one that is theirs now takes the lock below.
+    their_turn = Hand.objects.filter(table_id=table_id, state=Hand.State.RUNNING, turn_seat=OuterRef("number"))
+    if marked_gone.exclude(Exists(their_turn)).update(disconnected_at=None):
         return False
     now = now or timezone.now()
     with transaction.atomic():

@@ -106,6 +106,26 @@ def test_rule_6_3_reconnecting_during_your_turn_gives_grace_once_per_turn(three_
     assert_audit_clean()
 
 
+def test_rule_6_3_a_player_back_before_their_turn_is_marked_connected_without_the_tables_lock(three_handed):
+    """No grace is due to a player whose turn it is not: coming back clears their mark in one
+    statement, without locking the table (a start-up of many players opening their tables
+    does not queue behind the table's actions); the player whose turn it is still gets 6.3."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, (ann, _ben, cid) = three_handed
+    hand = running_hand(table)
+    player_disconnected(table_id=table.pk, user=cid, now=hand.turn_started_at)
+    with CaptureQueriesContext(connection) as queries:
+        assert player_connected(table_id=table.pk, user=cid, now=hand.turn_started_at) is False
+    assert Seat.objects.get(table=table, player=cid).disconnected_at is None
+    assert not any("FOR UPDATE" in query["sql"] for query in queries.captured_queries)
+    assert len(queries.captured_queries) == 2  # is the mark there; clear it unless it is their turn
+    player_disconnected(table_id=table.pk, user=ann, now=hand.turn_started_at + timedelta(seconds=1))
+    assert player_connected(table_id=table.pk, user=ann, now=hand.turn_started_at + timedelta(seconds=2)) is True
+    assert Seat.objects.get(table=table, player=ann).disconnected_at is None
+
+
 def test_rule_6_3_no_grace_after_the_time_has_run_out(three_handed):
     table, (ann, _, _) = three_handed
     hand = running_hand(table)
@@ -166,3 +186,25 @@ def test_run_clock_expires_overdue_turns_and_starts_due_hands(three_handed, asse
     services.run_clock(now=hand.turn_deadline)
     assert _timeouts(table)
     assert_audit_clean()
+
+
+def test_a_cash_table_whose_ready_players_all_closed_it_waits_for_one_of_them(make_player, make_table):
+    """No hand is dealt to nobody: while every player who would be dealt in has closed the
+    table (their last socket gone), the clock deals nothing there; once one of them is back,
+    the next tick deals. A table where one player is here deals as ever (the others then
+    time out by RULES 6.2)."""
+    from tables.services.clock import run_clock
+
+    table = make_table()
+    ann, ben = make_player("ann"), make_player("ben")
+    sit(table, ann, 1)
+    sit(table, ben, 2)
+    for player in (ann, ben):
+        player_disconnected(table_id=table.pk, user=player)
+    run_clock()
+    assert not Hand.objects.filter(table=table).exists()
+    assert services.start_hand_if_due(table_id=table.pk) is None  # the dealing service agrees
+    player_connected(table_id=table.pk, user=ben)
+    run_clock()
+    hand = running_hand(table)
+    assert hand is not None and sorted(p.seat for p in hand.players.all()) == [1, 2]

@@ -247,3 +247,110 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
             await communicator.disconnect()
 
     async_to_sync(scenario)()
+
+
+def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_work(settings):
+    """Past ``WEBSOCKET_MAX_TABLES`` a socket for a table the process does not serve is refused
+    in its handshake (1013, asking for the longest wait), before the application reads anything;
+    the tables it serves keep taking sockets, and once one of them closes its last socket a new
+    table is taken."""
+    from channels.testing import WebsocketCommunicator
+
+    settings.WEBSOCKET_MAX_TABLES = 2
+    reached: list[str] = []
+
+    async def served(scope, receive, send):
+        reached.append(scope["path"])
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    application = admission.RefuseWhenSwamped(served)
+
+    async def opened(path: str) -> WebsocketCommunicator:
+        communicator = WebsocketCommunicator(application, path, headers=[(b"accept-language", b"es")])
+        connected, _ = await communicator.connect(timeout=2)
+        assert connected
+        return communicator
+
+    async def refused(path: str) -> str:
+        communicator = WebsocketCommunicator(application, path, headers=[(b"accept-language", b"es")])
+        connected, _ = await communicator.connect(timeout=2)
+        assert connected
+        frame = await communicator.receive_from(timeout=2)
+        assert await communicator.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
+        await communicator.wait(timeout=2)
+        return frame
+
+    async def scenario():
+        first = [await opened("/ws/tables/1/"), await opened("/ws/tables/1/")]
+        second = await opened("/ws/tables/2/")
+        assert len(admission.tables_served) == 2
+        frame = await refused("/ws/tables/3/")
+        assert "La sala está muy ocupada" in frame
+        assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in frame
+        assert admission.RETRY_AFTER_SECONDS["full"] > admission.RETRY_AFTER_SECONDS["busy"]
+        watcher = await opened("/ws/tables/2/")  # a table served here still takes sockets
+        lobby = await opened("/ws/lobby/")  # and the lobby is not a table
+        assert reached.count("/ws/tables/3/") == 0
+        await first[0].disconnect()
+        await refused("/ws/tables/3/")  # table 1 still has a socket here
+        await first[1].disconnect()
+        third = await opened("/ws/tables/3/")  # table 1 closed its last: table 3 is taken
+        assert reached.count("/ws/tables/3/") == 1
+        for communicator in (second, watcher, lobby, third):
+            await communicator.disconnect()
+        assert len(admission.tables_served) == 0
+
+    async_to_sync(scenario)()
+
+
+def test_without_a_bound_on_tables_every_table_is_served(settings):
+    settings.WEBSOCKET_MAX_TABLES = 0
+    served = admission.TablesServed()
+    assert all(served.take(table_id) for table_id in range(1, 1000))
+    assert len(served) == 999
+
+
+def test_a_watcher_holds_no_table_served_and_a_player_does(make_table, make_player, settings, channel_layer):
+    """Watchers cannot keep players' tables out: a watcher's socket counts toward
+    ``WEBSOCKET_MAX_TABLES`` only while it opens; a seated player's holds its table."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    settings.WEBSOCKET_MAX_TABLES = 1
+    watched, played, other = make_table(), make_table(), make_table()
+    alice = make_player()
+    sit(played, alice, 1)
+    session = logged_in_session(alice)
+    origin = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")]
+    as_alice = [*origin, (b"cookie", f"sessionid={session.session_key}".encode())]
+
+    async def shown(path, headers):
+        communicator = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await communicator.connect(timeout=5)
+        assert connected
+        assert 'id="felt"' in await communicator.receive_from(timeout=5)
+        return communicator
+
+    async def scenario():
+        watcher = await shown(f"/ws/tables/{watched.pk}/", origin)
+        assert len(admission.tables_served) == 0  # the watcher holds none
+        player = await shown(f"/ws/tables/{played.pk}/", as_alice)
+        assert len(admission.tables_served) == 1
+        refused = WebsocketCommunicator(application, f"/ws/tables/{other.pk}/", headers=origin)
+        connected, _ = await refused.connect(timeout=5)
+        assert (
+            connected
+            and f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in await refused.receive_from(timeout=5)
+        )
+        assert await refused.receive_output(timeout=5) == {"type": "websocket.close", "code": 1013}
+        await player.disconnect()
+        assert len(admission.tables_served) == 0
+        again = await shown(f"/ws/tables/{other.pk}/", origin)  # room again
+        for communicator in (watcher, again):
+            await communicator.disconnect()
+
+    async_to_sync(scenario)()
