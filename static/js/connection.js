@@ -23,11 +23,23 @@
   // the server): the page then waits between that bound's half and the whole of it.
   var RETRY_AFTER = /data-retry-after="(\d+)"/;
   var busyRefusals = 0;
+  // A lost server: htmx counts its tries from zero at every open too, so a server that takes
+  // the socket and drops it at once (a swamped one) would be tried again within 250 ms, for
+  // ever. The page counts the losses before a socket settled in a row itself, and past a few
+  // of them waits longer than htmx's 5 s (up to LOST_LONG_CAP_MS): a server back from a
+  // restart is reached within seconds, a swamped one is not hammered by every page.
+  var unsettledLosses = 0;
+  var LOST_CAP_MS = 5000;
+  var LOST_LONG_CAP_MS = 30000;
+  var LOST_LONG_AFTER = 6; // losses in a row before the waits pass 5 s
+  var openedAt = 0;
   var lastCode = null;
   var retryAfterMs = 0;
   htmx.createWebSocket = function (url) {
     var socket = new WebSocket(url, []);
     socket.binaryType = htmx.config.wsBinaryType;
+    openedAt = 0;
+    socket.addEventListener("open", function () { openedAt = Date.now(); });
     socket.addEventListener("message", function (event) {
       var asked = typeof event.data === "string" && RETRY_AFTER.exec(event.data);
       if (asked) retryAfterMs = Number(asked[1]) * 1000;
@@ -36,6 +48,11 @@
     socket.addEventListener("close", function (event) {
       lastCode = event.code;
       if (event.code === TRY_AGAIN_LATER) busyRefusals += 1;
+      else if (event.code !== GOING_AWAY && event.code !== SESSION_ENDED) {
+        var settled = openedAt && Date.now() - openedAt >= SETTLED_MS;
+        unsettledLosses = settled ? 0 : unsettledLosses + 1;
+      }
+      openedAt = 0;
     });
     return socket;
   };
@@ -49,8 +66,11 @@
       }
       return Math.random() * bound;
     }
-    // A lost server: back off between tries, but never wait more than five seconds for it.
-    return Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
+    // A lost server: back off between tries, at most five seconds apart while the losses in a
+    // row are few (a restart), longer once they keep coming (a server too busy to keep a socket).
+    var lost = Math.max(retries, unsettledLosses);
+    var cap = lost < LOST_LONG_AFTER ? LOST_CAP_MS : LOST_LONG_CAP_MS;
+    return Math.min(cap, 250 * Math.pow(2, lost)) * (0.5 + Math.random() / 2);
   };
   var status = document.getElementById("connection-status");
   var settling = null;
@@ -71,6 +91,7 @@
     clearTimeout(settling);
     settling = setTimeout(function () {
       busyRefusals = 0;
+      unsettledLosses = 0;
       if (status) status.hidden = true;
     }, SETTLED_MS);
   });

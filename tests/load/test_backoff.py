@@ -30,13 +30,28 @@ def test_a_socket_that_stayed_open_starts_the_count_again():
 
 def test_a_lost_connection_backs_off_as_htmx_does_from_each_open():
     reconnect = Reconnect(random.Random(3), Backoffs())
-    waits = [reconnect.failed() for _ in range(7)]  # handshakes that failed, one after another
-    for tries, wait in enumerate(waits):
-        bound = min(5.0, 0.25 * 2**tries)
+    waits = [reconnect.failed() for _ in range(8)]  # handshakes that failed, one after another
+    # htmx's 250 ms doubling to 5 s; from the sixth loss in a row on, doubling on to 30 s.
+    bounds = [0.5, 1.0, 2.0, 4.0, 5.0, 16.0, 30.0, 30.0]
+    for bound, wait in zip(bounds, waits, strict=True):
         assert bound / 2 <= wait <= bound
     reconnect.opened(0.0)
     assert 0.125 <= reconnect.closed(None, 60.0) <= 0.25  # no close frame: 1006, counted again from the open
     assert 0.2 <= reconnect.closed(1001, 61.0) <= 1.0  # going away
+
+
+def test_sockets_dropped_before_they_settle_count_as_losses_in_a_row():
+    """A swamped server takes a socket and drops it at once: htmx alone would count from zero
+    at every open and come back within 250 ms for ever; the page (and the bot) count those
+    losses in a row, so the waits grow past 5 s; a socket that settled starts the count again."""
+    reconnect = Reconnect(random.Random(5), Backoffs())
+    waits = []
+    for moment in range(8):
+        reconnect.opened(float(moment))
+        waits.append(reconnect.closed(None, moment + 0.2))  # no close frame, 200 ms after opening
+    assert waits[0] <= 0.5 and waits[-1] >= 15.0 and all(b >= a / 2 for a, b in zip(waits, waits[1:]))
+    reconnect.opened(100.0)
+    assert reconnect.closed(None, 102.0) <= 0.25  # open 2 s: settled, counted from zero again
 
 
 def test_a_refusal_that_asks_for_a_least_wait_is_waited_between_its_half_and_the_whole():
