@@ -1,5 +1,6 @@
 """The bots wait before reconnecting as the page does (bench/load/backoff.py, static/js/connection.js)."""
 
+import itertools
 import random
 
 from bench.load.backoff import BUSY_CAP_S, Backoffs, Reconnect
@@ -49,7 +50,7 @@ def test_sockets_dropped_before_they_settle_count_as_losses_in_a_row():
     for moment in range(8):
         reconnect.opened(float(moment))
         waits.append(reconnect.closed(None, moment + 0.2))  # no close frame, 200 ms after opening
-    assert waits[0] <= 0.5 and waits[-1] >= 15.0 and all(b >= a / 2 for a, b in zip(waits, waits[1:]))
+    assert waits[0] <= 0.5 and waits[-1] >= 15.0 and all(b >= a / 2 for a, b in itertools.pairwise(waits))
     reconnect.opened(100.0)
     assert reconnect.closed(None, 102.0) <= 0.25  # open 2 s: settled, counted from zero again
 
