@@ -9,8 +9,9 @@ player's socket is still taken: a player at a table comes before a watcher, and 
 joining a table already playing here (``tables_here``: a seated player's screen is shown by
 this process) before one whose table has nobody here yet, so tables fill up whole (a table
 missing one player's screen plays at the pace of that player's clock). Up to one and a half
-times the bound any seated player is taken, up to twice it only one joining a table playing
-here. Past that everyone is refused, so the work queued in a process stays bounded.
+times the bound any seated player is taken, and one joining a table playing here at any
+count (the tables served here bound that work, below). At twice the bound everyone else is
+refused, so the work queued in a process stays bounded.
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
@@ -22,9 +23,10 @@ it meets in a row: every page that comes back too soon is one more refusal to ma
 websocket handshake each, and a process past its bound has none to spare.
 
 A refusal costs as little as it can, since a busy process makes many: at twice the bound,
-where nobody is taken, ``RefuseWhenSwamped`` refuses in the handshake, before the session,
-the user and the consumer (no cache read, no database), in the language the browser asks
-for (its cookie, else its Accept-Language).
+where nobody but a player of a table playing here is taken, ``RefuseWhenSwamped`` refuses
+every other socket in the handshake, before the session, the user and the consumer (no
+cache read, no database), in the language the browser asks for (its cookie, else its
+Accept-Language).
 
 Past its capacity a process serves the tables it has and sheds the rest whole
 (``TablesServed``): it serves at most ``WEBSOCKET_MAX_TABLES`` tables at once (a table is
@@ -59,7 +61,7 @@ logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # RFC 6455 (IANA registry): the server is overloaded
 # The least wait a refused page is asked for, in seconds: past the bound, and at twice it.
-RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10, "full": 60}  # "full": the process serves its most tables
+RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10, "full": 30}  # "full": the process serves its most tables
 SEATED_KEY = "table-seated:{table_id}"
 SEATED_SECONDS = 3600
 
@@ -88,13 +90,16 @@ class InFlight:
             return True
         if not seated:
             return False
-        return self.count < (2 * bound if joins_playing_table else bound + bound // 2)
+        # A player of a table playing here is always taken: what those sockets bring is
+        # bounded by the tables served here (``TablesServed``), and a table missing one of
+        # its players' screens plays at the pace of that player's clock.
+        return joins_playing_table or self.count < bound + bound // 2
 
-    @property
-    def asks_seated(self) -> bool:
-        """Whether a socket's seat decides: past the bound, under twice it."""
+    def asks_seated(self, joins_playing_table: bool = False) -> bool:
+        """Whether a socket's seat decides: past the bound, and under twice it unless its
+        table is playing here."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
-        return bound <= self.count < 2 * bound
+        return bound <= self.count and (joins_playing_table or self.count < 2 * bound)
 
     @property
     def swamped(self) -> bool:
@@ -280,15 +285,20 @@ class RefuseWhenSwamped:
         path = scope.get("path", "")
         if not path.startswith(SWAMPED_PATHS):
             return await self.app(scope, receive, send)
-        if in_flight.swamped:
-            return await self._refused(scope, receive, send, "swamped", "busy")
         table = TABLE_PATH.match(path)
         if table is None:
+            if in_flight.swamped:
+                return await self._refused(scope, receive, send, "swamped", "busy")
             return await self._answered(scope, receive, send)
-        claim = tables_served.take(int(table.group(1)))
+        table_id = int(table.group(1))
+        claim = tables_served.take(table_id)
         if claim is None:
             return await self._refused(scope, receive, send, "full", "tables_full")
         try:
+            # A socket of a table playing here goes on to its consumer, which takes a seated
+            # player's whatever the work in flight (``InFlight.admits``).
+            if in_flight.swamped and not tables_here.playing(table_id):
+                return await self._refused(scope, receive, send, "swamped", "busy")
             return await self._answered({**scope, "table_claim": claim}, receive, send)
         finally:
             tables_served.leave(claim)

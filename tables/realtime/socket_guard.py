@@ -62,11 +62,11 @@ class GuardedConsumer(RecoveringConsumer):
         """Past this process's bound of work in flight (``admission``): accept, say so and
         close with 1013, before any database work; returns whether refused. ``seated``: a
         callable telling (from the cache) whether the socket is a seated player's, asked
-        only past the bound and under twice it (at twice it nobody is taken);
+        only past the bound (at twice it, only for a table playing here);
         ``joins_playing_table``: its table is playing here, so a seated player there is taken
-        first. Admitted, the socket counts as in flight until ``settled``."""
+        whatever the work in flight. Admitted, the socket counts as in flight until ``settled``."""
         flight = admission.in_flight
-        is_seated = seated() if seated is not None and flight.asks_seated else None
+        is_seated = seated() if seated is not None and flight.asks_seated(joins_playing_table) else None
         if not flight.admits(is_seated, joins_playing_table):
             metrics.CONNECTS_REFUSED.labels("busy").inc()
             await self.accept()

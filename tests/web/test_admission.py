@@ -67,17 +67,23 @@ def test_a_busier_process_asks_refused_pages_to_wait_longer():
 
 
 def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
+    """Past the bound a watcher waits; past one and a half times it a player whose table is not
+    playing here too. A player joining a table playing here is taken at any count: the tables
+    a process serves (``WEBSOCKET_MAX_TABLES``) bound that work, and a table missing one of
+    its players plays at the pace of that player's clock."""
     settings.WEBSOCKET_MAX_IN_FLIGHT = 4
     flight = admission.InFlight()
     for _ in range(4):
         flight.enter()
     assert not flight.admits(False) and flight.admits(True) and flight.admits(True, joins_playing_table=True)
+    assert flight.asks_seated() and flight.asks_seated(True)
     for _ in range(2):
         flight.enter()  # one and a half times the bound: only a player joining a table playing here
     assert not flight.admits(True) and flight.admits(True, joins_playing_table=True)
-    for _ in range(2):
-        flight.enter()
-    assert not flight.admits(True, joins_playing_table=True)  # twice the bound: everyone waits for a retry
+    for _ in range(10):
+        flight.enter()  # four times the bound
+    assert flight.swamped and not flight.asks_seated() and flight.asks_seated(True)
+    assert flight.admits(True, joins_playing_table=True) and not flight.admits(True) and not flight.admits(False)
 
 
 def test_past_the_bound_a_player_joining_a_table_playing_here_comes_before_a_table_not_started(
@@ -352,5 +358,44 @@ def test_a_watcher_holds_no_table_served_and_a_player_does(make_table, make_play
         again = await shown(f"/ws/tables/{other.pk}/", origin)  # room again
         for communicator in (watcher, again):
             await communicator.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_at_twice_the_bound_a_socket_of_a_table_playing_here_still_reaches_its_consumer(settings):
+    """The handshake's refusal at twice the bound spares the sockets of a table playing here:
+    their consumer takes a seated player's (and refuses a watcher's) once the session is read."""
+    from channels.testing import WebsocketCommunicator
+
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    reached: list[str] = []
+
+    async def consumer(scope, receive, send):
+        reached.append(scope["path"])
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    application = admission.RefuseWhenSwamped(consumer)
+
+    async def scenario():
+        admission.tables_here.shown(1)
+        for _ in range(4):
+            admission.in_flight.enter()
+        try:
+            playing = WebsocketCommunicator(application, "/ws/tables/1/")
+            connected, _ = await playing.connect(timeout=2)
+            assert connected and reached == ["/ws/tables/1/"]
+            other = WebsocketCommunicator(application, "/ws/tables/2/", headers=[(b"accept-language", b"en")])
+            connected, _ = await other.connect(timeout=2)
+            assert connected and "busy" in await other.receive_from(timeout=2)
+            assert await other.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
+            assert reached == ["/ws/tables/1/"]
+            await playing.disconnect()
+        finally:
+            for _ in range(4):
+                admission.in_flight.leave()
+            admission.tables_here.closed(1)
 
     async_to_sync(scenario)()
