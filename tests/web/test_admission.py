@@ -255,6 +255,19 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
     async_to_sync(scenario)()
 
 
+def accepting(reached: list[str]):
+    """An application standing for the consumers: it notes each socket's path and accepts it."""
+
+    async def consumer(scope, receive, send):
+        reached.append(scope["path"])
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    return consumer
+
+
 def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_work(settings):
     """Past ``WEBSOCKET_MAX_TABLES`` a socket for a table the process does not serve is refused
     in its handshake (1013, asking for the longest wait), before the application reads anything;
@@ -264,15 +277,7 @@ def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_wo
 
     settings.WEBSOCKET_MAX_TABLES = 2
     reached: list[str] = []
-
-    async def served(scope, receive, send):
-        reached.append(scope["path"])
-        await receive()
-        await send({"type": "websocket.accept"})
-        while (await receive())["type"] != "websocket.disconnect":
-            pass
-
-    application = admission.RefuseWhenSwamped(served)
+    application = admission.RefuseWhenSwamped(accepting(reached))
 
     async def opened(path: str) -> WebsocketCommunicator:
         communicator = WebsocketCommunicator(application, path, headers=[(b"accept-language", b"es")])
@@ -369,15 +374,7 @@ def test_at_twice_the_bound_a_socket_of_a_table_playing_here_still_reaches_its_c
 
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
     reached: list[str] = []
-
-    async def consumer(scope, receive, send):
-        reached.append(scope["path"])
-        await receive()
-        await send({"type": "websocket.accept"})
-        while (await receive())["type"] != "websocket.disconnect":
-            pass
-
-    application = admission.RefuseWhenSwamped(consumer)
+    application = admission.RefuseWhenSwamped(accepting(reached))
 
     async def scenario():
         admission.tables_here.shown(1)
