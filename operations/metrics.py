@@ -66,6 +66,13 @@ TABLES_PLAYING = Gauge(
     "Tables with a seated player's screen shown by a web process (summed over the processes).",
     multiprocess_mode="livesum",
 )
+SNAPSHOTS = Counter(
+    "omaha_snapshots",
+    "Whole screens sent again to an open table socket, by why the change could not go as its pieces: "
+    "behind (a message lost), language (not rendered in the socket's language), seat_forms (a watcher's "
+    "seat forms changed), unseen (a piece the socket did not show lately).",
+    ["reason"],
+)
 CLOCK_TICKS = Counter("omaha_clock_ticks", "Ticks of the table clock that ran to their end.")
 CLOCK_FAILED_TICKS = Counter("omaha_clock_failed_ticks", "Ticks of the table clock cut short by an outage.")
 CLOCK_LAST_TICK = Gauge(
@@ -106,6 +113,8 @@ def refusal_reason(error: BaseException) -> str:
 # quiet room as 0, not as no data.
 for _reason in ("too_many_per_ip", "too_many_per_user", "no_table", "busy", "tables_full"):
     CONNECTS_REFUSED.labels(_reason)
+for _reason in ("behind", "language", "seat_forms", "unseen"):
+    SNAPSHOTS.labels(_reason)
 for _what in ("screens", "chat", "mutes"):
     PUBLISH_FAILURES.labels(_what)
 for _event in ("started", "completed", "cancelled"):

@@ -7,7 +7,8 @@ at once with close code 1013 ("try again later"), before any database work: the 
 reconnects after a jittered backoff and says meanwhile that it is reconnecting. A seated
 player's socket is still taken: a player at a table comes before a watcher, and a player
 joining a table already playing here (``tables_here``: a seated player's screen is shown by
-this process) before one whose table has nobody here yet, so tables fill up whole (a table
+this process; or served here, another of its sockets having opened here first) before one
+whose table has nobody here yet, so tables fill up whole (a table
 missing one player's screen plays at the pace of that player's clock). Up to one and a half
 times the bound any seated player is taken, and one joining a table playing here at any
 count (the tables served here bound that work, below). At twice the bound everyone else is
@@ -138,11 +139,12 @@ class TableClaim:
     """One socket's share in its table being served here: counted toward the bound while the
     socket may be a player's (from its handshake, until its screen shows a watcher's)."""
 
-    __slots__ = ("counted", "table_id")
+    __slots__ = ("counted", "joined", "table_id")
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, joined: bool) -> None:
         self.table_id = table_id
         self.counted = True
+        self.joined = joined  # the table was served here already: this socket joins it
 
 
 class TablesServed:
@@ -166,7 +168,7 @@ class TablesServed:
                 return None
             self._counted[table_id] = sockets + 1
             self._gauge()
-            return TableClaim(table_id)
+            return TableClaim(table_id, joined=sockets > 0)
 
     def watching(self, claim: TableClaim, watching: bool) -> None:
         """The claim's socket shows a watcher's screen (True) or a seated player's (False)."""
@@ -297,7 +299,7 @@ class RefuseWhenSwamped:
         try:
             # A socket of a table playing here goes on to its consumer, which takes a seated
             # player's whatever the work in flight (``InFlight.admits``).
-            if in_flight.swamped and not tables_here.playing(table_id):
+            if in_flight.swamped and not (claim.joined or tables_here.playing(table_id)):
                 return await self._refused(scope, receive, send, "swamped", "busy")
             return await self._answered({**scope, "table_claim": claim}, receive, send)
         finally:

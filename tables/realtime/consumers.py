@@ -98,7 +98,10 @@ class TableConsumer(GuardedConsumer):
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
         # seated player's still taken (``admission``): who is seated comes from the cache.
         user_id = self.user.pk if self.user.is_authenticated else None
-        playing_here = admission.tables_here.playing(self.table_id)
+        # A socket joining a table this process serves already (another socket of it opened
+        # here first) is one of that table's players or watchers: its players come first.
+        claim = self.scope.get("table_claim")
+        playing_here = (claim is not None and claim.joined) or admission.tables_here.playing(self.table_id)
         if await self.busy_refusal(lambda: admission.is_seated(self.table_id, user_id), playing_here):
             return
         if self.user.is_authenticated:
@@ -223,7 +226,7 @@ class TableConsumer(GuardedConsumer):
         return [*super().memberships(), *getattr(self, "groups_joined", ())]
 
     async def catch_up(self) -> None:
-        await self.send_snapshot()
+        await self.send_snapshot("behind")
 
     async def frame_failed(self, error: BaseException) -> None:
         # The service's transaction rolled back: nothing the frame asked for was applied.
@@ -249,18 +252,18 @@ class TableConsumer(GuardedConsumer):
         if event["version"] <= self.sent_version:
             return
         if self.language not in event["digests"]:
-            await self.send_snapshot()  # not rendered in this socket's language: nobody read it there yet
+            await self.send_snapshot("language")  # not rendered in this socket's language: nobody read it there yet
             return
         if self.user.is_authenticated and self.user.pk in event["players"]:
             self.spectator_key = None
             await self.join_halves(event["version"], "table", event)  # shown with the player's own
             return
         if event["spectator_key"] != self.spectator_key:
-            await self.send_snapshot()  # the seat forms change: rendered for this viewer
+            await self.send_snapshot("seat_forms")  # the seat forms change: rendered for this viewer
             return
         fragments = self.seen.rebuild(event["fragments"][self.language], event["digests"][self.language])
         if fragments is None:
-            await self.send_snapshot()
+            await self.send_snapshot("unseen")
             return
         await self.send_fragments(event["version"], fragments)
 
@@ -268,7 +271,7 @@ class TableConsumer(GuardedConsumer):
         if event["version"] > self.sent_version:
             self.spectator_key = None
             if event["language"] != self.language:
-                await self.send_snapshot()  # pushed in the profile's language: this socket asked for another
+                await self.send_snapshot("language")  # pushed in the profile's language: this socket asked for another
                 return
             await self.join_halves(event["version"], "player", event)
 
@@ -290,12 +293,12 @@ class TableConsumer(GuardedConsumer):
             del self.halves[done]
         table = halves["table"]
         if self.language not in table["digests"]:
-            await self.send_snapshot()  # not rendered in this socket's language
+            await self.send_snapshot("language")  # not rendered in this socket's language
             return
         public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
         own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
         if public is None or own is None:
-            await self.send_snapshot()
+            await self.send_snapshot("unseen")
             return
         await self.send_fragments(version, {**public, **own})
 
@@ -341,7 +344,9 @@ class TableConsumer(GuardedConsumer):
         second tab or a reconnect the close never reached costs no read of its own)."""
         return any(seat.player_id == self.user.pk and seat.disconnected_at is not None for seat in state.seats.values())
 
-    async def send_snapshot(self):
+    async def send_snapshot(self, reason: str):
+        """The whole screen again (``reason``: why a change could not be sent as its pieces)."""
+        metrics.SNAPSHOTS.labels(reason).inc()
         rendered = await on_snapshot_thread(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()

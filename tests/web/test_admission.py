@@ -241,7 +241,8 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
         pending = [asyncio.ensure_future(c.connect(timeout=3)) for c in waiting]
         await asyncio.sleep(0.1)
         assert admission.handshakes.count == 4 and admission.in_flight.swamped
-        refused = WebsocketCommunicator(application, "/ws/tables/1/", headers=[(b"accept-language", b"en")])
+        # (another table's: a socket joining table 1, served here already, would go on to its consumer)
+        refused = WebsocketCommunicator(application, "/ws/tables/2/", headers=[(b"accept-language", b"en")])
         connected, _ = await refused.connect(timeout=2)
         assert connected and "busy" in await refused.receive_from(timeout=2)
         assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
