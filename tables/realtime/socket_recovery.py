@@ -45,6 +45,7 @@ logger = logging.getLogger(__name__)
 
 WATCH_SECONDS = 1.0  # how often the watcher reads the versions
 STALE_SECONDS = 2.0  # how long a socket may be behind its table, not moving, before it catches up
+BEHIND_SECONDS = 0.5  # a process this late with the watcher's wake-up or its read is behind: no catch-ups
 RETRY_SECONDS = 0.5  # how often an unreachable channel layer is tried again
 TRY_AGAIN_LATER = 1013  # RFC 6455: the browser's websocket extension reconnects on it
 GOING_AWAY = 1001  # RFC 6455: the server is going down (tables.realtime.graceful_shutdown)
@@ -290,16 +291,25 @@ class LiveSockets:
 
     async def watch_versions(self) -> None:
         while self.sockets:
+            slept = time.monotonic()
             await asyncio.sleep(WATCH_SECONDS)
+            late = time.monotonic() - slept - WATCH_SECONDS
             watched = [s for s in list(self.sockets) if s.table_id is not None and s.sent_version >= 0]
             if not watched:
                 continue
+            reading = time.monotonic()
             try:
                 versions = await database_sync_to_async(table_versions)({s.table_id for s in watched})
             except DATABASE_ERRORS as error:
                 logger.warning("screen versions not read (%s): tried again in %.0f s", describe(error), WATCH_SECONDS)
                 continue
             now = time.monotonic()
+            if process_behind(late, now - reading):
+                # Its sockets are slow, not missing a message: a whole screen for each would
+                # only put the process further behind. Each is watched afresh once it is not.
+                for socket in watched:
+                    socket.stale_since = None
+                continue
             for socket in watched:
                 current = versions.get(socket.table_id)
                 if current is None or socket.sent_version >= current:
@@ -314,6 +324,13 @@ class LiveSockets:
 
 
 live_sockets = LiveSockets()
+
+
+def process_behind(late: float, read: float) -> bool:
+    """Whether this process is behind with its work: its event loop woke the watcher ``late``
+    seconds after it asked, or the versions took ``read`` seconds to come back from the
+    database thread (queued behind the players' actions)."""
+    return late > BEHIND_SECONDS or read > BEHIND_SECONDS
 
 
 class RefuseWhileAway:

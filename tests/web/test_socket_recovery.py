@@ -186,3 +186,42 @@ def test_a_chat_line_with_redis_away_is_stored_and_logged_not_raised(
         say_hand_started(table, 1, timezone.now())
     assert ChatMessage.objects.filter(table=table, kind=ChatMessage.Kind.HAND_STARTED).exists()
     assert any("chat line not published" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+def test_a_process_behind_with_its_work_catches_no_socket_up(monkeypatch):
+    """Sockets behind their table while the whole process is behind (its loop late, or its
+    database thread queued) are slow, not missing a message: a whole screen for each would
+    put the process further behind, so the watcher waits until it is not."""
+    assert not socket_recovery.process_behind(late=0.01, read=0.05)
+    assert socket_recovery.process_behind(late=socket_recovery.BEHIND_SECONDS + 0.1, read=0.05)
+    assert socket_recovery.process_behind(late=0.01, read=socket_recovery.BEHIND_SECONDS + 0.1)
+    monkeypatch.setattr(socket_recovery, "WATCH_SECONDS", 0.01)
+    monkeypatch.setattr(socket_recovery, "STALE_SECONDS", 0.0)
+
+    def watched_with(read_seconds: float):
+        class Socket:
+            table_id, sent_version, advanced_at, stale_since = 1, 3, 0.0, None
+            inbox: asyncio.Queue
+
+        async def versions(table_ids):
+            await asyncio.sleep(read_seconds)  # the database thread's queue
+            return dict.fromkeys(table_ids, 9)  # the table is at 9, the socket shows 3
+
+        monkeypatch.setattr(socket_recovery, "database_sync_to_async", lambda fn: versions)
+        socket = Socket()
+        watcher = socket_recovery.LiveSockets()
+
+        async def scenario():
+            socket.inbox = asyncio.Queue()
+            watcher.sockets.add(socket)
+            task = asyncio.ensure_future(watcher.watch_versions())
+            await asyncio.sleep(socket_recovery.BEHIND_SECONDS * 2.5)
+            watcher.sockets.clear()
+            await task
+
+        async_to_sync(scenario)()
+        return socket
+
+    assert not watched_with(0.0).inbox.empty()  # a process keeping up: the socket catches up
+    behind = watched_with(socket_recovery.BEHIND_SECONDS + 0.1)
+    assert behind.inbox.empty() and behind.stale_since is None
