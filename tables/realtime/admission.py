@@ -9,10 +9,12 @@ player's socket is still taken: a player at a table comes before a watcher, and 
 joining a table already playing here (``tables_here``: a seated player's screen is shown by
 this process; or served here, another of its sockets having opened here first) before one
 whose table has nobody here yet, so tables fill up whole (a table
-missing one player's screen plays at the pace of that player's clock). Up to one and a half
-times the bound any seated player is taken, and one joining a table playing here at any
-count (the tables served here bound that work, below). At twice the bound everyone else is
-refused, so the work queued in a process stays bounded.
+missing one player's screen plays at the pace of that player's clock). While the tables a
+process serves are bounded (below), a seated player's socket is taken at any count: those
+tables bound what their players bring, and only watchers wait. Without that bound, up to one
+and a half times the bound any seated player is taken, and one joining a table playing here
+at any count; at twice the bound everyone else is refused, so the work queued in a process
+stays bounded.
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
@@ -91,22 +93,30 @@ class InFlight:
             return True
         if not seated:
             return False
-        # A player of a table playing here is always taken: what those sockets bring is
-        # bounded by the tables served here (``TablesServed``), and a table missing one of
-        # its players' screens plays at the pace of that player's clock.
-        return joins_playing_table or self.count < bound + bound // 2
+        # A seated player is always taken while the tables a process serves are bounded
+        # (``TablesServed``: they bound what their players' sockets bring), and a player of a
+        # table playing here in any case: a table missing one of its players' screens plays
+        # at the pace of that player's clock.
+        return seated_first() or joins_playing_table or self.count < bound + bound // 2
 
     def asks_seated(self, joins_playing_table: bool = False) -> bool:
-        """Whether a socket's seat decides: past the bound, and under twice it unless its
-        table is playing here."""
+        """Whether a socket's seat decides: past the bound (and at twice it only where a seated
+        player is taken there)."""
         bound = settings.WEBSOCKET_MAX_IN_FLIGHT
-        return bound <= self.count and (joins_playing_table or self.count < 2 * bound)
+        return bound <= self.count and (seated_first() or joins_playing_table or self.count < 2 * bound)
 
     @property
     def swamped(self) -> bool:
         """At twice the bound, counting the handshakes still reading their session and user
         (``handshakes``): no new socket is taken, a seated player's neither."""
         return self.count + handshakes.count >= 2 * settings.WEBSOCKET_MAX_IN_FLIGHT
+
+
+def seated_first() -> bool:
+    """Whether the tables this process serves are bounded (``WEBSOCKET_MAX_TABLES``): then
+    every seated player's socket is taken whatever the work in flight, and only watchers'
+    wait for it."""
+    return settings.WEBSOCKET_MAX_TABLES > 0
 
 
 class TablesHere:
@@ -299,7 +309,7 @@ class RefuseWhenSwamped:
         try:
             # A socket of a table playing here goes on to its consumer, which takes a seated
             # player's whatever the work in flight (``InFlight.admits``).
-            if in_flight.swamped and not (claim.joined or tables_here.playing(table_id)):
+            if in_flight.swamped and not (seated_first() or claim.joined or tables_here.playing(table_id)):
                 return await self._refused(scope, receive, send, "swamped", "busy")
             return await self._answered({**scope, "table_claim": claim}, receive, send)
         finally:

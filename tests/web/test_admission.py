@@ -66,12 +66,13 @@ def test_a_busier_process_asks_refused_pages_to_wait_longer():
     assert 0 < admission.RETRY_AFTER_SECONDS["busy"] < admission.RETRY_AFTER_SECONDS["swamped"] <= 30
 
 
-def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
-    """Past the bound a watcher waits; past one and a half times it a player whose table is not
-    playing here too. A player joining a table playing here is taken at any count: the tables
-    a process serves (``WEBSOCKET_MAX_TABLES``) bound that work, and a table missing one of
-    its players plays at the pace of that player's clock."""
+def test_the_work_in_flight_is_bounded_for_seated_players_too_when_tables_are_not(settings):
+    """Without a bound on the tables served: past the bound a watcher waits; past one and a half
+    times it a player whose table is not playing here too. A player joining a table playing
+    here is taken at any count: a table missing one of its players plays at the pace of that
+    player's clock."""
     settings.WEBSOCKET_MAX_IN_FLIGHT = 4
+    settings.WEBSOCKET_MAX_TABLES = 0
     flight = admission.InFlight()
     for _ in range(4):
         flight.enter()
@@ -86,6 +87,19 @@ def test_the_work_in_flight_is_bounded_for_seated_players_too(settings):
     assert flight.admits(True, joins_playing_table=True) and not flight.admits(True) and not flight.admits(False)
 
 
+def test_while_the_tables_served_are_bounded_every_seated_player_is_taken_and_watchers_wait(settings):
+    """With ``WEBSOCKET_MAX_TABLES`` the tables a process serves bound what their players bring:
+    a seated player's socket is taken at any count (a table's players come in together, and
+    none of them plays at the pace of their clock for want of a socket); watchers wait."""
+    settings.WEBSOCKET_MAX_IN_FLIGHT = 4
+    settings.WEBSOCKET_MAX_TABLES = 10
+    flight = admission.InFlight()
+    for _ in range(16):
+        flight.enter()  # four times the bound
+    assert flight.swamped and flight.asks_seated()
+    assert flight.admits(True) and flight.admits(True, joins_playing_table=True) and not flight.admits(False)
+
+
 def test_past_the_bound_a_player_joining_a_table_playing_here_comes_before_a_table_not_started(
     make_table, make_player, settings, channel_layer
 ):
@@ -93,6 +107,7 @@ def test_past_the_bound_a_player_joining_a_table_playing_here_comes_before_a_tab
     table already has a seated player's screen here is taken, one whose table has none waits
     (1013); once the first screen closes, that table is not playing here any more."""
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     playing, waiting = make_table(), make_table()
     alice, bob, carol = make_player(), make_player(), make_player()
     sit(playing, alice, 1)
@@ -141,6 +156,7 @@ def test_at_twice_the_bound_a_socket_is_refused_in_its_handshake_before_its_sess
     from config.asgi import application
 
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     table = make_table()
     alice = make_player()
     sit(table, alice, 1)
@@ -190,6 +206,7 @@ def test_at_twice_the_bound_a_seated_player_is_refused_without_reading_who_is_se
     make_table, make_player, settings, channel_layer, monkeypatch
 ):
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     table = make_table()
     alice = make_player()
     sit(table, alice, 1)
@@ -226,6 +243,7 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
     from channels.testing import WebsocketCommunicator
 
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     release = asyncio.Event()
 
     async def slow_to_answer(scope, receive, send):
@@ -374,6 +392,7 @@ def test_at_twice_the_bound_a_socket_of_a_table_playing_here_still_reaches_its_c
     from channels.testing import WebsocketCommunicator
 
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
+    settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     reached: list[str] = []
     application = admission.RefuseWhenSwamped(accepting(reached))
 
