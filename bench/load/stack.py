@@ -37,7 +37,7 @@ def bench_env(*, database_url: str, redis_url: str, extra: dict[str, str] | None
         "PYTHONUNBUFFERED": "1",
     }
     env.setdefault("SECRET_KEY", "bench-load-harness-secret-key-not-for-production-0123456789")
-    env.setdefault("DEBUG", "0")
+    env["DEBUG"] = "0"  # measured as deployed, whatever the shell that runs it says
     env.setdefault("SECURE_SSL_REDIRECT", "0")  # plain HTTP on loopback
     env.setdefault("HAND_PAUSE_SECONDS", "0.5")
     env.setdefault("LOG_LEVEL", "WARNING")
