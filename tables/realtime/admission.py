@@ -8,8 +8,8 @@ reconnects after a jittered backoff and says meanwhile that it is reconnecting. 
 player's socket is still taken: a player at a table comes before a watcher, and a player
 joining a table already playing here (``tables_here``: a seated player's screen is shown by
 this process; or served here, another of its sockets having opened here first) before one
-whose table has nobody here yet, so tables fill up whole (a table
-missing one player's screen plays at the pace of that player's clock). While the tables a
+whose table has nobody here yet, so tables fill up whole (a table missing one player's
+screen plays at the pace of that player's clock). While the tables a
 process serves are bounded (below), a seated player's socket is taken at any count: those
 tables bound what their players bring, and only watchers wait. Without that bound, up to one
 and a half times the bound any seated player is taken, and one joining a table playing here
@@ -35,8 +35,8 @@ Past its capacity a process serves the tables it has and sheds the rest whole
 (``TablesServed``): it serves at most ``WEBSOCKET_MAX_TABLES`` tables at once (a table is
 served while a socket that is, or may be, a seated player's is open for it: watchers hold
 none), and a socket for any other table is refused in the handshake too, asking for a
-longer wait ("full"). Past
-saturation every table a process takes makes every other one slower, and a table missing
+longer wait ("full"). Past saturation every table a process takes makes every other one
+slower, and a table missing
 some of its players' screens plays at the pace of their clock: a room that serves the tables
 it can carry at full speed serves more than one that serves every table badly. The proxy
 hashes each table to one process, so a shed table is served once a table there closes.
