@@ -41,6 +41,7 @@ STATE = Path("/tmp/omaha-topology")
 BRIDGE, NET, HARNESS = "omaha-br0", "10.77.0", "10.77.0.1"
 HOSTS = {"omaha-proxy": f"{NET}.2", "omaha-db": f"{NET}.10", "omaha-web1": f"{NET}.11", "omaha-web2": f"{NET}.12"}
 WEB_PORTS = (8000, 8001)
+LISTEN_BACKLOG = 1024  # each daphne's listen queue, as the Procfile sets it
 PROXY_PORT = 8080
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SECRET_KEY = "bench-topology-secret-key-not-for-production-4f1e2d3c5b6a"
@@ -137,7 +138,8 @@ class Topology:
         for host in ("omaha-web1", "omaha-web2"):
             for port in WEB_PORTS:
                 self.start(f"{host}-daphne-{port}", in_ns(host, sys.executable, "-m", "daphne", "--proxy-headers",
-                           "-b", HOSTS[host], "-p", str(port), "config.asgi:application"), env)  # fmt: skip
+                           "-e", f"tcp:port={port}:interface={HOSTS[host]}:backlog={LISTEN_BACKLOG}",
+                           "config.asgi:application"), env)  # fmt: skip
         self.start("omaha-web1-worker", in_ns("omaha-web1", sys.executable, "-m", "celery", "-A", "config", "worker",
                    "--loglevel=WARNING", "--concurrency=2"), env)  # fmt: skip
         self.start("omaha-web1-beat", in_ns("omaha-web1", sys.executable, "-m", "celery", "-A", "config", "beat",

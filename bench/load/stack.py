@@ -22,6 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
+# The listen queue of each daphne, as the Procfile sets it: a connect storm waits in the
+# kernel's queue instead of its connects being dropped (Twisted's default is 50) and tried
+# again by the clients' TCP a second or three later.
+LISTEN_BACKLOG = 1024
 _LIVE: list[Proc] = []
 ERROR_PATTERN = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in|Task handler raised error")
 
@@ -162,7 +166,8 @@ class Stack:
             port = (self.base_port + i) if self.base_port else free_port()
             self.procs[f"web{i}"] = Proc(
                 f"web{i}",
-                [py, "-m", "daphne", "-b", HOST, "-p", str(port), "--application-close-timeout", "5", app],
+                [py, "-m", "daphne", "-e", f"tcp:port={port}:interface={HOST}:backlog={LISTEN_BACKLOG}",
+                 "--application-close-timeout", "5", app],  # fmt: skip
                 env,
                 self.log_dir / f"web{i}.log",
                 port=port,

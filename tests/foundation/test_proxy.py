@@ -34,6 +34,18 @@ def test_the_procfile_daphne_takes_the_client_and_scheme_from_the_proxy_headers(
     assert cli._get_forwarded_host(args) == "X-Forwarded-For"
 
 
+def test_the_procfile_daphne_queues_a_connect_storm_in_the_kernel():
+    """A room's sockets all open at once after a restart or at a tournament's start: Twisted
+    listens with a queue of 50 by default, and the connects past it are dropped and tried
+    again by the clients' TCP a second or three later, past a page's patience."""
+    args = CommandLineInterface().parser.parse_args(
+        [arg.replace("${PORT:-8000}", "8000") for arg in _procfile_web_args()]
+    )
+    (endpoint,) = args.socket_strings
+    options = dict(part.split("=", 1) for part in endpoint.split(":")[1:])
+    assert endpoint.startswith("tcp:") and options["port"] == "8000" and int(options["backlog"]) >= 1024
+
+
 def test_the_client_address_is_what_daphne_put_in_remote_addr_and_the_scope():
     class Request:
         META = {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_FORWARDED_FOR": "192.0.2.66"}
@@ -139,3 +151,11 @@ def test_behind_the_proxy_each_forwarded_client_has_its_own_signup_limit(procfil
     assert _Browser(procfile_web, forwarded_for="203.0.113.10").sign_up("proxied2") == 429
     # Another client behind the same proxy (same peer address: 127.0.0.1) is not affected.
     assert _Browser(procfile_web, forwarded_for="198.51.100.11").sign_up("proxied3") == 302
+
+
+def test_the_procfile_daphne_listens_with_the_queue_it_asks_for(procfile_web):
+    """Read off the kernel: a listening socket's Send-Q is the length of its queue."""
+    listening = subprocess.run(
+        ["ss", "-Hltn", f"sport = :{procfile_web}"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert listening[0] == "LISTEN" and int(listening[2]) >= 1024
