@@ -334,6 +334,11 @@ WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
 # speed (tables/realtime/admission.py). Set it from the load sweep on the room's machine:
 # the tables one process carries at its saturation.
 WEBSOCKET_MAX_TABLES = env.int("WEBSOCKET_MAX_TABLES", default=100)
+# The pace at which the pages of tables a server process sheds may come back, per second
+# (0: each asked for a fixed 30 s): every try is a whole websocket handshake, paid from the
+# cores the served tables need, so their waits are spread to keep them to this pace
+# (tables/realtime/admission.py, ShedWaits).
+WEBSOCKET_SHED_RETRIES_PER_SECOND = env.float("WEBSOCKET_SHED_RETRIES_PER_SECOND", default=10)
 # The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
 # CPython's 700,10,10). A full collection stops every socket of the process for as long as
 # it walks the objects (a few hundred milliseconds with a thousand sockets): these make it a

@@ -18,7 +18,8 @@ stays bounded.
 
 Who is seated is known without the database: the process that makes a table's change
 writes the table's seated players to the cache (``remember_seated``), and a socket asks it
-only when the process is past its bound and under twice it.
+only when the process is past its bound and under twice it; a table the cache does not know
+yet (no change since the cache or the room started) counts a signed-in user as seated.
 
 A refused page waits before it tries again, at least the seconds the refusal asks for
 (``RETRY_AFTER_SECONDS``: longer at twice the bound than past it), and more the more refusals
@@ -39,7 +40,9 @@ longer wait ("full"). Past saturation every table a process takes makes every ot
 slower, and a table missing
 some of its players' screens plays at the pace of their clock: a room that serves the tables
 it can carry at full speed serves more than one that serves every table badly. The proxy
-hashes each table to one process, so a shed table is served once a table there closes.
+hashes each table to one process, so a shed table is served once a table there closes. The
+shed tables' pages are asked to come back in turn, at a pace the process sets
+(``ShedWaits``), however many they are.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -65,6 +69,7 @@ logger = logging.getLogger(__name__)
 TRY_AGAIN_LATER = 1013  # RFC 6455 (IANA registry): the server is overloaded
 # The least wait a refused page is asked for, in seconds: past the bound, and at twice it.
 RETRY_AFTER_SECONDS = {"busy": 3, "swamped": 10, "full": 30}  # "full": the process serves its most tables
+FULL_RETRY_MAX_SECONDS = 600  # the longest wait a shed table's page is asked for
 SEATED_KEY = "table-seated:{table_id}"
 SEATED_SECONDS = 3600
 
@@ -219,40 +224,86 @@ tables_served = TablesServed()
 # until their consumer runs; past the client's patience they are given up and tried again.
 handshakes = InFlight()
 
-# What this process last wrote for each table: written again only when it changes.
-_written: dict[int, frozenset[int]] = {}
+# What this process last wrote for each table, and when (monotonic): written again when it
+# changes, or when half its time in the cache has gone (a table whose players stay for hours
+# keeps its entry).
+_written: dict[int, tuple[frozenset[int], float]] = {}
 
 
-def remember_seated(table_id: int, player_ids: Iterable[int]) -> None:
+def remember_seated(table_id: int, player_ids: Iterable[int], clock: Callable[[], float] = time.monotonic) -> None:
     """The table's seated players, for the sockets of any process to know (a cache write only
-    when they changed since this process wrote them)."""
-    seated = frozenset(player_ids)
-    if _written.get(table_id) == seated:
+    when they changed since this process wrote them, or half their time in the cache ago)."""
+    seated, now = frozenset(player_ids), clock()
+    written = _written.get(table_id)
+    if written is not None and written[0] == seated and now - written[1] < SEATED_SECONDS / 2:
         return
     try:
         cache.set(SEATED_KEY.format(table_id=table_id), sorted(seated), timeout=SEATED_SECONDS)
     except Exception:
         logger.warning("table %s: seated players not cached", table_id, exc_info=True)
         return
-    _written[table_id] = seated
+    _written[table_id] = (seated, now)
 
 
 def is_seated(table_id: int, user_id: int | None) -> bool:
+    """Whether ``user_id`` has a seat at the table, as the cache knows. A table the cache knows
+    nothing of (no change since the cache started, as after a restart of it or of the room)
+    gives a signed-in user the benefit of the doubt: a seated player is not refused as a
+    watcher, and the table's next change writes who is seated."""
     if user_id is None:
         return False
     try:
-        seated = cache.get(SEATED_KEY.format(table_id=table_id)) or ()
+        seated = cache.get(SEATED_KEY.format(table_id=table_id))
     except Exception:
         return False  # the cache away: treated as a watcher
-    return user_id in seated
+    return seated is None or user_id in seated
+
+
+class ShedWaits:
+    """The waits asked of the pages of tables this process sheds (``TablesServed``), spread so
+    that their tries come back at most ``WEBSOCKET_SHED_RETRIES_PER_SECOND`` a second: each
+    refusal is given the next free moment of that pace, at least ``RETRY_AFTER_SECONDS["full"]``
+    ahead and at most ``FULL_RETRY_MAX_SECONDS``. Past saturation the shed tables' players
+    outnumber the served ones many times over, and each try is a whole websocket handshake on
+    the cores the served tables need: at a fixed wait, thousands of pages would come back
+    every half minute, forever; paced, they cost a fixed share of the process however many
+    they are, and come back in turn (0: the fixed wait)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._lock = threading.Lock()
+        self._clock = clock
+        self._next = 0.0  # the next free moment (``clock``'s time)
+
+    def wait(self) -> int:
+        """Seconds a page refused now is asked to wait at least."""
+        least = RETRY_AFTER_SECONDS["full"]
+        pace = settings.WEBSOCKET_SHED_RETRIES_PER_SECOND
+        if pace <= 0:
+            return least
+        with self._lock:
+            now = self._clock()
+            # A page waits between half the asked wait and the whole of it (the pages' jitter):
+            # the moments are kept at the pace over the whole wait.
+            moment = max(self._next, now + least)
+            if moment - now > FULL_RETRY_MAX_SECONDS:
+                return FULL_RETRY_MAX_SECONDS  # beyond the longest wait: asked for it, no moment taken
+            self._next = moment + 1 / pace
+            return round(moment - now)
+
+
+shed_waits = ShedWaits()
 
 
 def busy_text() -> str:
     return gettext("The room is busy: reconnecting in a moment.")
 
 
-# The refusal's frame in each language and for each wait, rendered once.
-_refusals: dict[tuple[str, str], str] = {}
+def full_text() -> str:
+    return gettext("The room is full: this table reconnects by itself as soon as there is room.")
+
+
+# The refusal's frame in each language, for each kind and wait, rendered once.
+_refusals: dict[tuple[str, str, int], str] = {}
 
 SWAMPED_PATHS = ("/ws/tables/", "/ws/lobby/", "/ws/tournaments/")  # the sockets that ``busy_refusal``
 TABLE_PATH = re.compile(r"^/ws/tables/(\d+)/")
@@ -273,13 +324,15 @@ def _browser_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-def refusal_frame(language: str, how: str = "busy") -> str:
+def refusal_frame(language: str, how: str = "busy", seconds: int | None = None) -> str:
     """The busy refusal's frame in ``language``, asking for the wait of ``how`` ("busy": past
-    the bound, "swamped": at twice it)."""
-    frame = _refusals.get((language, how))
+    the bound, "swamped": at twice it, "full": a table shed) or for ``seconds``."""
+    seconds = RETRY_AFTER_SECONDS[how] if seconds is None else seconds
+    frame = _refusals.get((language, how, seconds))
     if frame is None:
         with translation.override(language):
-            frame = _refusals[(language, how)] = busy_fragment(busy_text(), RETRY_AFTER_SECONDS[how])
+            text = full_text() if how == "full" else busy_text()
+            frame = _refusals[(language, how, seconds)] = busy_fragment(text, seconds)
     return frame
 
 
@@ -320,8 +373,9 @@ class RefuseWhenSwamped:
         if message.get("type") != "websocket.connect":
             return None  # gone before its handshake
         metrics.CONNECTS_REFUSED.labels(reason).inc()
+        seconds = shed_waits.wait() if how == "full" else None
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), how)})
+        await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), how, seconds)})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
         return None
 

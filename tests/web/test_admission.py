@@ -318,7 +318,7 @@ def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_wo
         second = await opened("/ws/tables/2/")
         assert len(admission.tables_served) == 2
         frame = await refused("/ws/tables/3/")
-        assert "La sala está muy ocupada" in frame
+        assert "La sala está llena" in frame
         assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in frame
         assert admission.RETRY_AFTER_SECONDS["full"] > admission.RETRY_AFTER_SECONDS["busy"]
         watcher = await opened("/ws/tables/2/")  # a table served here still takes sockets
@@ -416,3 +416,85 @@ def test_at_twice_the_bound_a_socket_of_a_table_playing_here_still_reaches_its_c
             admission.tables_here.closed(1)
 
     async_to_sync(scenario)()
+
+
+def test_the_pages_of_shed_tables_are_asked_to_come_back_at_the_processs_pace(settings):
+    """Past saturation the shed tables' pages outnumber the served ones many times over, and
+    each try is a whole handshake: each refusal is given the next free moment of
+    ``WEBSOCKET_SHED_RETRIES_PER_SECOND``, at least the fixed wait ahead, at most the longest;
+    as time passes the waits shrink back to the fixed one."""
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 10
+    now = [1000.0]
+    waits = admission.ShedWaits(clock=lambda: now[0])
+    least, longest = admission.RETRY_AFTER_SECONDS["full"], admission.FULL_RETRY_MAX_SECONDS
+    asked = [waits.wait() for _ in range(6000)]
+    # Every moment given out is a tenth of a second after the one before: 10 tries a second.
+    assert asked[0] == least and asked[10] == least + 1 and asked[300] == least + 30 and asked[5000] == least + 500
+    assert asked == sorted(asked) and asked[-1] == longest  # past the longest: asked for it
+    now[0] += 100
+    assert longest - 101 <= waits.wait() <= longest - 99  # the next free moment, 100 s nearer
+    now[0] += 10 * longest  # long after every page asked has come back
+    assert waits.wait() == least
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 0  # unpaced: the fixed wait
+    assert all(waits.wait() == least for _ in range(100))
+
+
+def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait(settings):
+    """A crowd of refusals: the later pages are asked to wait longer, in the browser's language."""
+    from channels.testing import WebsocketCommunicator
+
+    settings.WEBSOCKET_MAX_TABLES = 1
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 1
+    application = admission.RefuseWhenSwamped(accepting([]))
+
+    async def scenario():
+        served = WebsocketCommunicator(application, "/ws/tables/1/")
+        assert (await served.connect(timeout=2))[0]
+        frames = []
+        for table_id in range(2, 5):
+            refused = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=[(b"accept-language", b"en")])
+            assert (await refused.connect(timeout=2))[0]
+            frames.append(await refused.receive_from(timeout=2))
+            assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
+            await refused.wait(timeout=2)
+        await served.disconnect()
+        return frames
+
+    frames = async_to_sync(scenario)()
+    least = admission.RETRY_AFTER_SECONDS["full"]
+    assert all("The room is full" in frame for frame in frames)
+    assert [f'data-retry-after="{least + n}"' in frame for n, frame in enumerate(frames)] == [True] * 3
+
+
+def test_a_table_the_cache_knows_nothing_of_counts_a_signed_in_user_as_seated(make_table, make_player):
+    """After the cache (or the room) restarts no table's seated players are known until its next
+    change: a seated player is not refused as a watcher meanwhile. A known table is read as it is."""
+    from django.core.cache import cache
+
+    table = make_table()
+    alice, bob = make_player(), make_player()
+    assert admission.is_seated(table.pk, alice.pk) and admission.is_seated(table.pk, bob.pk)
+    assert not admission.is_seated(table.pk, None)  # someone not signed in never is
+    sit(table, alice, 1)  # its change writes who is seated
+    assert admission.is_seated(table.pk, alice.pk) and not admission.is_seated(table.pk, bob.pk)
+    cache.clear()
+    assert admission.is_seated(table.pk, bob.pk)
+
+
+def test_who_is_seated_is_written_again_before_its_time_in_the_cache_runs_out():
+    """A table whose players stay for hours keeps its entry: written again when it changes, and
+    once half its time in the cache has gone even when it has not."""
+    from django.core.cache import cache
+
+    now = [0.0]
+    key = admission.SEATED_KEY.format(table_id=424242)
+    admission.remember_seated(424242, [1, 2], clock=lambda: now[0])
+    cache.delete(key)  # as if its time had run out
+    now[0] += admission.SEATED_SECONDS / 2 - 1
+    admission.remember_seated(424242, [2, 1], clock=lambda: now[0])
+    assert cache.get(key) is None  # the same players, written lately: not written again
+    now[0] += 2
+    admission.remember_seated(424242, [2, 1], clock=lambda: now[0])
+    assert cache.get(key) == [1, 2]
+    admission.remember_seated(424242, [1], clock=lambda: now[0])
+    assert cache.get(key) == [1]
