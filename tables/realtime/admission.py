@@ -47,6 +47,8 @@ shed tables' pages are asked to come back in turn, at a pace the process sets
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import threading
@@ -216,13 +218,58 @@ class TablesServed:
         return len(self._counted)
 
 
+class Handshakes(InFlight):
+    """The room sockets between their handshake's start and its answer (accepted or closed): on
+    a starved machine they wait there, for the cache and the session, unseen by ``in_flight``
+    until their consumer runs; past the client's patience they are given up and tried again.
+
+    Handshakes come first: a socket already answered reads its first screen once no handshake
+    is left unanswered (``answered``), or after ``HANDSHAKES_FIRST_SECONDS``. When a room's
+    sockets open at once (a restart, an evening's rush), the screens' rendering would otherwise
+    hold the GIL against the handshakes' few steps on the loop and the cache threads: answered
+    at tens a second, the later ones outlast the pages' patience and are tried again (by a
+    proxy, on another process), while answered first they all are in a second or two and each
+    page then waits for its screen, which it does not give up on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._waiters: set[asyncio.Future] = set()
+
+    def leave(self) -> None:
+        with self._lock:
+            self.count = max(0, self.count - 1)
+            if self.count:
+                return
+            waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            waiter.get_loop().call_soon_threadsafe(_wake, waiter)
+
+    async def answered(self, most: float) -> None:
+        """Returns once no handshake is left unanswered, or after ``most`` seconds."""
+        waiter = asyncio.get_running_loop().create_future()
+        with self._lock:
+            if not self.count:
+                return
+            self._waiters.add(waiter)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter, most)
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+HANDSHAKES_FIRST_SECONDS = 3.0
+
 in_flight = InFlight()
 tables_here = TablesHere()
 tables_served = TablesServed()
-# The room sockets between their handshake's start and its answer (accepted or closed): on a
-# starved machine they wait there, for the cache and the database, unseen by ``in_flight``
-# until their consumer runs; past the client's patience they are given up and tried again.
-handshakes = InFlight()
+handshakes = Handshakes()
 
 # What this process last wrote for each table, and when (monotonic): written again when it
 # changes, or when half its time in the cache has gone (a table whose players stay for hours

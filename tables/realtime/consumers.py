@@ -125,6 +125,8 @@ class TableConsumer(GuardedConsumer):
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
+        # The handshakes still unanswered come first (``admission.Handshakes``).
+        await admission.handshakes.answered(admission.HANDSHAKES_FIRST_SECONDS)
         if self.client_gone:
             return
         # One trip, to a snapshot thread (``snapshot_threads``): presence, the snapshot and the recent chat.

@@ -498,3 +498,26 @@ def test_who_is_seated_is_written_again_before_its_time_in_the_cache_runs_out():
     assert cache.get(key) == [1, 2]
     admission.remember_seated(424242, [1], clock=lambda: now[0])
     assert cache.get(key) == [1]
+
+
+def test_a_sockets_first_screen_waits_for_the_handshakes_still_unanswered():
+    """Handshakes come first: an answered socket reads its screen once no handshake is left
+    unanswered, or after the longest wait given, whichever is first."""
+    handshakes = admission.Handshakes()
+
+    async def scenario():
+        await asyncio.wait_for(handshakes.answered(60), 1)  # none unanswered: at once
+        handshakes.enter()
+        handshakes.enter()
+        waiting = asyncio.ensure_future(handshakes.answered(60))
+        await asyncio.sleep(0.05)
+        handshakes.leave()
+        await asyncio.sleep(0.05)
+        assert not waiting.done()  # one is still unanswered
+        handshakes.leave()
+        await asyncio.wait_for(waiting, 1)
+        handshakes.enter()  # one that is never answered: the screen waits the most, no more
+        await asyncio.wait_for(handshakes.answered(0.05), 1)
+        assert handshakes.count == 1 and not handshakes._waiters
+
+    async_to_sync(scenario)()
