@@ -337,7 +337,7 @@ WEBSOCKET_MAX_TABLES = env.int("WEBSOCKET_MAX_TABLES", default=100)
 # The pace at which the pages of tables a server process sheds may come back, per second
 # (0: each asked for a fixed 30 s): every try is a whole websocket handshake, paid from the
 # cores the served tables need, so their waits are spread to keep them to this pace
-# (tables/realtime/admission.py, ShedWaits).
+# (tables/realtime/refusals.py, ShedWaits).
 WEBSOCKET_SHED_RETRIES_PER_SECOND = env.float("WEBSOCKET_SHED_RETRIES_PER_SECOND", default=10)
 # The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
 # CPython's 700,10,10). A full collection stops every socket of the process for as long as

@@ -48,13 +48,13 @@ def empty_cache():
     """Every test starts with no rate-limit or socket counters left by another."""
     from django.core.cache import cache
 
-    from tables.realtime import admission
+    from tables.realtime import admission, refusals
     from tables.selectors import allowance
 
     cache.clear()
     allowance._policy = None  # the process's few seconds' memo of what the cache held
     admission._written.clear()  # what this process wrote to the cache it has just cleared
-    admission.shed_waits = admission.ShedWaits()
+    refusals.shed_waits = refusals.ShedWaits()
     return
 
 

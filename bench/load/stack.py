@@ -166,8 +166,16 @@ class Stack:
             port = (self.base_port + i) if self.base_port else free_port()
             self.procs[f"web{i}"] = Proc(
                 f"web{i}",
-                [py, "-m", "daphne", "-e", f"tcp:port={port}:interface={HOST}:backlog={LISTEN_BACKLOG}",
-                 "--application-close-timeout", "5", app],  # fmt: skip
+                [
+                    py,
+                    "-m",
+                    "daphne",
+                    "-e",
+                    f"tcp:port={port}:interface={HOST}:backlog={LISTEN_BACKLOG}",
+                    "--application-close-timeout",
+                    "5",
+                    app,
+                ],
                 env,
                 self.log_dir / f"web{i}.log",
                 port=port,

@@ -1,5 +1,5 @@
 """Websocket routes (served in config.asgi behind SameOriginWebsocketValidator, RefuseWhileAway,
-RefuseWhenSwamped and CachedUserAuthMiddlewareStack: accounts.socket_users)."""
+RefuseWhenSwamped: tables.realtime.refusals; and CachedUserAuthMiddlewareStack: accounts.socket_users)."""
 
 from django.urls import path
 

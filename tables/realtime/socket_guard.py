@@ -30,7 +30,7 @@ from config.client_ip import client_ip_from_scope
 from operations import metrics
 from tables.presentation.fragments import error_fragment
 
-from . import admission, sockets
+from . import admission, refusals, sockets
 from .cache_threads import on_counts_thread
 from .frame_budgets import TokenBucket, budgets
 from .snapshot_threads import on_snapshot_thread
@@ -70,7 +70,7 @@ class GuardedConsumer(RecoveringConsumer):
         if not flight.admits(is_seated, joins_playing_table):
             metrics.CONNECTS_REFUSED.labels("busy").inc()
             await self.accept()
-            await self.send_html(admission.refusal_frame(self.language, "swamped" if flight.swamped else "busy"))
+            await self.send_html(refusals.refusal_frame(self.language, "swamped" if flight.swamped else "busy"))
             await self.close(code=admission.TRY_AGAIN_LATER)
             return True
         flight.enter()

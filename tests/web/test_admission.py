@@ -8,7 +8,7 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync
 
-from tables.realtime import admission
+from tables.realtime import admission, refusals
 from tables.realtime.snapshot_threads import on_snapshot_thread
 
 from ..support.sockets import db, felt_version, logged_in_session, table_viewer
@@ -252,7 +252,7 @@ def test_handshakes_still_reading_their_session_count_toward_the_bound(settings)
         await send({"type": "websocket.accept"})
         await receive()
 
-    application = admission.RefuseWhenSwamped(slow_to_answer)
+    application = refusals.RefuseWhenSwamped(slow_to_answer)
 
     async def scenario():
         waiting = [WebsocketCommunicator(application, "/ws/tables/1/") for _ in range(4)]
@@ -296,7 +296,7 @@ def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_wo
 
     settings.WEBSOCKET_MAX_TABLES = 2
     reached: list[str] = []
-    application = admission.RefuseWhenSwamped(accepting(reached))
+    application = refusals.RefuseWhenSwamped(accepting(reached))
 
     async def opened(path: str) -> WebsocketCommunicator:
         communicator = WebsocketCommunicator(application, path, headers=[(b"accept-language", b"es")])
@@ -394,7 +394,7 @@ def test_at_twice_the_bound_a_socket_of_a_table_playing_here_still_reaches_its_c
     settings.WEBSOCKET_MAX_IN_FLIGHT = 2
     settings.WEBSOCKET_MAX_TABLES = 0  # no bound on tables: seated players wait past the bound too
     reached: list[str] = []
-    application = admission.RefuseWhenSwamped(accepting(reached))
+    application = refusals.RefuseWhenSwamped(accepting(reached))
 
     async def scenario():
         admission.tables_here.shown(1)
@@ -425,8 +425,8 @@ def test_the_pages_of_shed_tables_are_asked_to_come_back_at_the_processs_pace(se
     as time passes the waits shrink back to the fixed one."""
     settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 10
     now = [1000.0]
-    waits = admission.ShedWaits(clock=lambda: now[0])
-    least, longest = admission.RETRY_AFTER_SECONDS["full"], admission.FULL_RETRY_MAX_SECONDS
+    waits = refusals.ShedWaits(clock=lambda: now[0])
+    least, longest = admission.RETRY_AFTER_SECONDS["full"], refusals.FULL_RETRY_MAX_SECONDS
     asked = [waits.wait() for _ in range(6000)]
     # Every moment given out is a tenth of a second after the one before: 10 tries a second.
     assert asked[0] == least and asked[10] == least + 1 and asked[300] == least + 30 and asked[5000] == least + 500
@@ -445,14 +445,16 @@ def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait
 
     settings.WEBSOCKET_MAX_TABLES = 1
     settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 1
-    application = admission.RefuseWhenSwamped(accepting([]))
+    application = refusals.RefuseWhenSwamped(accepting([]))
 
     async def scenario():
         served = WebsocketCommunicator(application, "/ws/tables/1/")
         assert (await served.connect(timeout=2))[0]
         frames = []
         for table_id in range(2, 5):
-            refused = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=[(b"accept-language", b"en")])
+            refused = WebsocketCommunicator(
+                application, f"/ws/tables/{table_id}/", headers=[(b"accept-language", b"en")]
+            )
             assert (await refused.connect(timeout=2))[0]
             frames.append(await refused.receive_from(timeout=2))
             assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
