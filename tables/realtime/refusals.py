@@ -60,8 +60,8 @@ class ShedWaits:
             return least
         with self._lock:
             now = self._clock()
-            # A page waits between half the asked wait and the whole of it (the pages' jitter):
-            # the moments are kept at the pace over the whole wait.
+            # A page comes back between half the asked wait and the whole of it (its jitter):
+            # the pace holds on average, a burst at most twice it.
             moment = max(self._next, now + least)
             if moment - now > FULL_RETRY_MAX_SECONDS:
                 return FULL_RETRY_MAX_SECONDS  # beyond the longest wait: asked for it, no moment taken
