@@ -22,14 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddleware
-from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, user_logged_out
@@ -42,6 +38,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
+
+from config.db_threads import DatabaseThreads
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -120,7 +118,6 @@ def _remember(session: SessionBase, user: User, generation: int) -> None:
         logger.warning("socket users: the user of a session was not kept", exc_info=True)
 
 
-@database_sync_to_async  # type: ignore[untyped-decorator]  # channels is untyped
 def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
     """Channels' way (Django's ``get_user``: the session's user, its session hash checked), and
     the user kept for the session's next sockets."""
@@ -139,21 +136,14 @@ def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
     return user
 
 
-_lookups: ThreadPoolExecutor | None = None
-_lookups_pid = 0  # the process that started them: a forked child starts its own
-
-
-async def _cached_user_off_loop(session_key: str) -> User | None:
-    """``cached_user`` on a few threads of its own: its three trips to the cache, made on the
-    event loop, held up every socket of the process until Redis answered (in a connect storm on
-    a busy machine, most of the loop's time), and made on the database thread, they would queue
-    behind the players' actions."""
-    global _lookups, _lookups_pid
-    if _lookups is None or _lookups_pid != os.getpid():
-        _lookups = ThreadPoolExecutor(max_workers=2, thread_name_prefix="socket-users")
-        _lookups_pid = os.getpid()
-    user: User | None = await sync_to_async(cached_user, thread_sensitive=False, executor=_lookups)(session_key)
-    return user
+# A new socket's user is found on a few threads of their own (``config.db_threads``): the cache's
+# three trips, made on the event loop, held up every socket of the process until Redis answered
+# (in a connect storm on a busy machine, most of the loop's time); and the database's, when the
+# cache does not know the session (after five minutes, or a restart of the cache), made on the
+# database thread, queued behind the players' actions: in a room's start-up storm the
+# handshakes were answered at the pace of that one thread, 60 to 250 a second, and the later
+# ones outlasted their clients' patience.
+lookups = DatabaseThreads("socket-users", lambda: 2)
 
 
 class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channels is untyped
@@ -165,8 +155,8 @@ class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channel
         if not session_key:
             scope["user"]._wrapped = AnonymousUser()
             return
-        user = await _cached_user_off_loop(session_key)
-        scope["user"]._wrapped = user if user is not None else await _user_from_database(scope)
+        user = await lookups.run(cached_user)(session_key)
+        scope["user"]._wrapped = user if user is not None else await lookups.run(_user_from_database)(scope)
 
 
 def CachedUserAuthMiddlewareStack(inner: Any) -> Any:

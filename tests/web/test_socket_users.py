@@ -103,3 +103,33 @@ def test_the_kept_user_is_not_used_once_the_session_is_gone(heads_up):
     assert cached_user(session.session_key) == alice
     session.delete()
     assert cached_user(session.session_key) is None
+
+
+def test_a_new_sockets_user_is_read_off_the_database_thread_when_the_cache_does_not_know_it(heads_up, settings):
+    """In a room's start-up storm no session is in the cache yet: the handshakes' reads of their
+    users must not queue behind the players' actions on the one database thread. With that
+    thread held, a socket of a session the cache does not know is still answered, as its user."""
+    import asyncio
+    import threading
+
+    from channels.db import database_sync_to_async
+
+    table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    assert cached_user(key) is None  # not kept yet: its user comes from the database
+    settings.WEBSOCKET_MAX_PER_USER = 0  # refused once known as alice: no snapshot to wait for
+    release = threading.Event()
+
+    async def scenario():
+        held = asyncio.ensure_future(database_sync_to_async(release.wait)())  # the database thread, busy
+        try:
+            socket = through_the_stack(f"/ws/tables/{table.pk}/", key)
+            connected, _ = await socket.connect(timeout=5)
+            assert connected
+            assert "Too many open connections" in await socket.receive_from(5)  # known as alice
+        finally:
+            release.set()
+            await held
+
+    async_to_sync(scenario)()
+    assert cached_user(key) == alice  # and kept for its next sockets

@@ -1,0 +1,54 @@
+"""A few threads of a server process with database connections of their own.
+
+Channels runs every ``database_sync_to_async`` call of a process on one thread: the players'
+actions queue there. Work that must not wait behind them, nor hold them up (the screen a socket
+shows on connecting: ``tables.realtime.snapshot_threads``; the user of a new socket's session:
+``accounts.socket_users``), runs on threads of its own instead, each with its own connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from channels.db import database_sync_to_async
+from django.db import connections
+
+
+class DatabaseThreads:
+    """``size()`` threads (started on first use, again in a forked child), named ``name``."""
+
+    def __init__(self, name: str, size: Callable[[], int]) -> None:
+        self.name, self.size = name, size
+        self._threads: ThreadPoolExecutor | None = None
+        self._pid = 0  # the process that started them: a forked child starts its own
+        self._count = 0
+
+    def run(self, call):
+        """``call`` as an awaitable run on one of the threads (closing stale connections as
+        ``database_sync_to_async`` does)."""
+        if self._threads is None or self._pid != os.getpid():
+            self._count = self.size()
+            self._threads = ThreadPoolExecutor(max_workers=self._count, thread_name_prefix=self.name)
+            self._pid = os.getpid()
+        return database_sync_to_async(call, thread_sensitive=False, executor=self._threads)
+
+    def stop(self) -> None:
+        """Stop the threads, each closing its database connections first (the tests do, so that
+        no connection of theirs outlives a test's database)."""
+        threads, self._threads = self._threads, None
+        if threads is None:
+            return
+        together = threading.Barrier(self._count, timeout=5)  # one closing job per thread: all wait for all
+
+        def close_this_threads_connections() -> None:
+            connections.close_all()
+            with contextlib.suppress(threading.BrokenBarrierError):
+                together.wait()
+
+        for _ in range(self._count):
+            threads.submit(close_this_threads_connections)
+        threads.shutdown(wait=True)
