@@ -60,8 +60,3 @@ gc_pauses.measure()
 if settings.WEB_GC_TUNING:
     gc_pauses.tune(settings.WEB_GC_THRESHOLDS)
     gc_pauses.freeze_what_start_loaded()
-
-# How long a thread may hold the GIL while another waits for it (``WEB_SWITCH_INTERVAL``).
-import sys  # noqa: E402
-
-sys.setswitchinterval(settings.WEB_SWITCH_INTERVAL)

@@ -346,11 +346,6 @@ WEBSOCKET_SHED_RETRIES_PER_SECOND = env.float("WEBSOCKET_SHED_RETRIES_PER_SECOND
 # collection whatever they are (operations/gc_pauses.py).
 WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[1000, 20, 2000]))
 WEB_GC_TUNING = env.bool("WEB_GC_TUNING", default=True)  # 0: neither the thresholds nor the freeze
-# Seconds a thread of a server process may hold the GIL while another waits for it (CPython's
-# 0.005). The socket path's I/O threads (the cache trips of a socket's opening, the database
-# thread's statements) wait that long for the GIL after each answer while the event loop or a
-# snapshot thread computes.
-WEB_SWITCH_INTERVAL = env.float("WEB_SWITCH_INTERVAL", default=0.005)
 
 # Pause between the end of a hand and the start of the next, so players see the result.
 HAND_PAUSE_SECONDS = env.float("HAND_PAUSE_SECONDS", default=4)
