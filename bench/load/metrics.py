@@ -38,6 +38,12 @@ def scrape(addresses: list[tuple[str, int]]) -> dict:
         "hands_started": total("omaha_hands_total", event="started"),
         "hands_completed": total("omaha_hands_total", event="completed"),
         "connects_refused": total("omaha_connects_refused_total"),
+        # Whole screens sent again to sockets already open, by why (``send_snapshot``).
+        "snapshots_resent": {
+            dict(labels)["reason"]: int(value)
+            for (name, labels), value in sorted(sums.items())
+            if name == "omaha_snapshots_total" and value
+        },
         "publish_failures": total("omaha_channel_layer_publish_failures_total"),
         "action_ms": _quantiles(sums, "omaha_action_seconds_bucket"),
         "publish_ms": _quantiles(sums, "omaha_screens_publish_seconds_bucket"),
