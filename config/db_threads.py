@@ -11,11 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from channels.db import database_sync_to_async
 from django.db import connections
+
+T = TypeVar("T")
 
 
 class DatabaseThreads:
@@ -27,7 +30,7 @@ class DatabaseThreads:
         self._pid = 0  # the process that started them: a forked child starts its own
         self._count = 0
 
-    def run(self, call):
+    def run(self, call: Callable[..., T]) -> Callable[..., Awaitable[T]]:
         """``call`` as an awaitable run on one of the threads (closing stale connections as
         ``database_sync_to_async`` does)."""
         if self._threads is None or self._pid != os.getpid():
