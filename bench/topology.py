@@ -36,12 +36,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench.load.stack import LISTEN_BACKLOG  # each daphne's listen queue, as the Procfile sets it
+
 ROOT = Path(__file__).resolve().parents[1]
 STATE = Path("/tmp/omaha-topology")
 BRIDGE, NET, HARNESS = "omaha-br0", "10.77.0", "10.77.0.1"
 HOSTS = {"omaha-proxy": f"{NET}.2", "omaha-db": f"{NET}.10", "omaha-web1": f"{NET}.11", "omaha-web2": f"{NET}.12"}
 WEB_PORTS = (8000, 8001)
-LISTEN_BACKLOG = 1024  # each daphne's listen queue, as the Procfile sets it
 PROXY_PORT = 8080
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SECRET_KEY = "bench-topology-secret-key-not-for-production-4f1e2d3c5b6a"
