@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tables.selectors.allowance import Allowance
+
 from .cards import CardView
 from .controls import ActionControls
 from .log_lines import LogLine
@@ -121,6 +123,8 @@ class SeatPanelModel:
     top_up_room: int
     holds_cards_in_running_hand: bool
     request_id: str
+    note: str  # what the seat's owner should read on it (``Seat.note``)
+    allowance: Allowance | None  # RULES 6.5: protected all-ins left
 
 
 def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
@@ -201,6 +205,8 @@ def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPa
         top_up_room=me.top_up_room,
         holds_cards_in_running_hand=bool(me.my_cards) and view.hand is not None and not view.hand.is_over,
         request_id=request_id,
+        note=seat.note,
+        allowance=me.allowance,
     )
 
 

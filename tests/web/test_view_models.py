@@ -149,3 +149,23 @@ def test_a_sockets_snapshot_reuses_what_the_tables_last_change_rendered(make_pla
             assert screen_for(state, watcher, now, memo) == screen_for(state, watcher, now)
         play_random_action(table, players, rng)
     assert checked >= 12
+
+
+def test_the_seat_panel_shows_a_new_note_and_a_used_protected_all_in(make_player, make_table):
+    """Between hands a skipped auto top-up leaves a note on the seat, and a protected all-in
+    (RULES 6.5) takes one from the count left, neither moving the stack: the seat panel a change
+    sends shows both, not the one rendered before them."""
+    from tables.models import Seat
+
+    table, players = _six_handed(make_player, make_table, spanish_seats=(2,))
+    memo = RenderedFragments()
+    now = timezone.now()
+    before = screens(load_table_state(table.pk), now, memo)
+    for number in (1, 2):
+        Seat.objects.filter(table=table, number=number).update(note=Seat.Note.TOP_UP_SKIPPED)
+    Seat.objects.filter(table=table, number=3).update(protected_all_ins_at=[(now - timedelta(hours=1)).isoformat()])
+    state = load_table_state(table.pk)
+    after = screens(state, now, memo)
+    assert after == screens(state, now)
+    for number in (1, 2, 3):
+        assert after.players[players[number].pk]["seat-panel"] != before.players[players[number].pk]["seat-panel"]
