@@ -36,6 +36,14 @@ from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
 # The least wait a busy refusal asks for (tables.realtime.admission), in seconds.
+# How long a bot waits, as a page behind the room's proxy does (``bench.topology``'s nginx,
+# ``docs/operations.md``): the TCP connect fails over to the next daphne after CONNECT_TIMEOUT
+# (a daphne that is down or not listening), but a daphne that has taken the connection is waited
+# for (nginx waits ``proxy_read_timeout`` for its answer and passes the socket on to another
+# only then; a page waits as long). A start-up or reconnect storm's slow answers show in the
+# figures' ``handshake_ms``, not as sockets moved to a daphne that does not serve their table.
+CONNECT_TIMEOUT = 5.0
+ANSWER_TIMEOUT = 60.0
 RETRY_AFTER = re.compile(r'data-retry-after="(\d+)"')
 # What the bots say in chat: plain words, markup and a link, which must arrive as text.
 CHAT_LINES = ("gl", "nice hand", "<b>bold?</b>", "see https://example.test", "ty")
@@ -95,13 +103,15 @@ class Bot:
         while not self.h.stop.is_set():
             port = self.ports[(self.port_index + attempt) % len(self.ports)]
             origin = f"http://{self.host}:{port}"
+            started = time.monotonic()
             try:
                 ws = await WebSocket.connect(
                     self.host,
                     port,
                     f"/ws/tables/{self.account.table_id}/",
                     headers={"Origin": origin, "Cookie": f"sessionid={self.account.session_key}"},
-                    timeout=5,
+                    timeout=CONNECT_TIMEOUT,
+                    answer_timeout=ANSWER_TIMEOUT,
                 )
             except (TimeoutError, OSError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 self.stats.connect_failures += 1
@@ -110,6 +120,7 @@ class Bot:
                 continue
             attempt = 0
             self.stats.connects += 1
+            self.stats.handshakes.append((time.monotonic() - started) * 1000)
             self.port, self.connected_at, self.shown_at = port, time.monotonic(), None
             self.reconnect.opened(self.connected_at)
             wait = 0.0

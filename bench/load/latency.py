@@ -35,6 +35,7 @@ class Stats:
     refusals: Counter = field(default_factory=Counter)
     backoffs: Backoffs = field(default_factory=Backoffs)  # the waits before reconnecting, as the page's
     latencies: list[float] = field(default_factory=list)
+    handshakes: list[float] = field(default_factory=list)  # ms from the TCP connect to the server's answer
     sent: list[float] = field(default_factory=list)  # when each of ``latencies``' actions was sent (monotonic)
     unresolved: int = 0
     unresolved_sent: list[float] = field(default_factory=list)  # when each unresolved action was sent

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .bots import Bot, Harness, Profile
 from .cpu import CpuMeter, per_action
-from .report import percentiles, read_query_total
+from .report import percentiles, read_query_total, windows
 from .stack import HOST
 
 
@@ -117,6 +117,10 @@ class PlayResult:
     unresolved_sent: list[float] = field(default_factory=list)
     started_at: float = 0.0  # the measured window's start (monotonic)
 
+    def windows(self, width: float) -> list[dict]:
+        end = self.started_at + self.seconds
+        return windows(self.samples, start=self.started_at, end=end, width=width, unresolved_sent=self.unresolved_sent)
+
     def summary(self) -> dict:
         s = self.stats
         lat = percentiles([x * 1000 for x in self.latencies])
@@ -144,6 +148,10 @@ class PlayResult:
             "latency_ms": lat,
             "latency_samples": len(self.latencies),
             "latency_unresolved": s.unresolved,
+            # Where in the window the tail is: the p50 and p99 of each 10 s of it.
+            "latency_windows": [
+                {key: row[key] for key in ("from_s", "served", "unresolved", "p50", "p99")} for row in self.windows(10)
+            ],
             "web_queries": self.web_queries,
             "worker_queries": self.worker_queries,
             "web_queries_per_action": _ratio(self.web_queries, self.actions),
@@ -156,6 +164,7 @@ class PlayResult:
             "disconnects": s.disconnects,
             "connects": s.connects,
             "connect_failures": s.connect_failures,
+            "handshake_ms": percentiles(s.handshakes),
             "unexpected_closes": s.unexpected_closes,
             "comebacks": s.comebacks,
             "top_ups": s.top_ups,

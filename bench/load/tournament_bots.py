@@ -15,7 +15,7 @@ import asyncio
 import re
 import time
 
-from .bots import Bot
+from .bots import ANSWER_TIMEOUT, CONNECT_TIMEOUT, Bot
 from .screens import split_fragments
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
@@ -115,7 +115,8 @@ class TournamentBot(Bot):
                     port,
                     f"/ws/tables/{self.account.table_id}/",
                     headers={"Origin": f"http://127.0.0.1:{port}", "Cookie": f"sessionid={self.account.session_key}"},
-                    timeout=5,
+                    timeout=CONNECT_TIMEOUT,
+                    answer_timeout=ANSWER_TIMEOUT,
                 )
             except (TimeoutError, OSError, HandshakeError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
                 self.stats.connect_failures += 1

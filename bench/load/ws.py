@@ -64,8 +64,16 @@ class WebSocket:
 
     @classmethod
     async def connect(
-        cls, host: str, port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 10.0
+        cls,
+        host: str,
+        port: int,
+        path: str,
+        *,
+        headers: dict[str, str] | None = None,
+        timeout: float = 10.0,
+        answer_timeout: float | None = None,
     ) -> WebSocket:
+        """``timeout``: for the TCP connect (and for the server's answer when ``answer_timeout`` is None)."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=MAX_INCOMING), timeout)
         try:
             key = base64.b64encode(os.urandom(16)).decode()
@@ -79,7 +87,7 @@ class WebSocket:
                 *(f"{name}: {value}" for name, value in (headers or {}).items()),
             ]
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-            response = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+            response = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), answer_timeout or timeout)
             status = response.split(b"\r\n", 1)[0].decode("latin-1")
             if " 101 " not in status + " ":
                 raise HandshakeError(status)
