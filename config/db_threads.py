@@ -1,9 +1,11 @@
 """A few threads of a server process with database connections of their own.
 
-Channels runs every ``database_sync_to_async`` call of a process on one thread: the players'
-actions queue there. Work that must not wait behind them, nor hold them up (the screen a socket
-shows on connecting: ``tables.realtime.snapshot_threads``; the user of a new socket's session:
-``accounts.socket_users``), runs on threads of its own instead, each with its own connection.
+Channels runs every ``database_sync_to_async`` call of a process on one thread. Work that must
+not wait behind what runs there, nor hold it up (the screen a socket shows on connecting:
+``tables.realtime.snapshot_threads``; the user of a new socket's session:
+``accounts.socket_users``), runs on threads of its own instead, each with its own connection;
+the players' actions run on threads of their own too, each table's always on the same one
+(``KeyedDatabaseThreads``: ``tables.realtime.action_threads``).
 """
 
 from __future__ import annotations
@@ -55,3 +57,32 @@ class DatabaseThreads:
         for _ in range(self._count):
             threads.submit(close_this_threads_connections)
         threads.shutdown(wait=True)
+
+
+class KeyedDatabaseThreads:
+    """``size()`` threads (started on first use, again in a forked child), named ``name``, each
+    running one call at a time: the calls of one key always run on the same thread, one after
+    another in the order they were made, and those of other keys beside them."""
+
+    def __init__(self, name: str, size: Callable[[], int]) -> None:
+        self.name, self.size = name, size
+        self._threads: list[ThreadPoolExecutor] = []
+        self._pid = 0  # the process that started them: a forked child starts its own
+
+    def run(self, key: int, call: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+        """``call`` as an awaitable run on ``key``'s thread."""
+        if not self._threads or self._pid != os.getpid():
+            self._threads = [
+                ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.name}-{number}")
+                for number in range(max(1, self.size()))
+            ]
+            self._pid = os.getpid()
+        executor = self._threads[key % len(self._threads)]
+        return database_sync_to_async(call, thread_sensitive=False, executor=executor)
+
+    def stop(self) -> None:
+        """Stop the threads, each closing its database connections first."""
+        threads, self._threads = self._threads, []
+        for executor in threads:
+            executor.submit(connections.close_all)
+            executor.shutdown(wait=True)

@@ -60,14 +60,15 @@ def empty_cache():
 
 @pytest.fixture(autouse=True)
 def no_snapshot_threads_left():
-    """Sockets read their snapshots, and their users, on threads of their own, each with a
-    database connection: stopped after each test, so none outlives the test database (or a
-    transaction's flush)."""
+    """Sockets read their snapshots and their users, and apply their frames, on threads of their
+    own, each with a database connection: stopped after each test, so none outlives the test
+    database (or a transaction's flush)."""
     yield
     from accounts import socket_users
-    from tables.realtime import snapshot_threads
+    from tables.realtime import action_threads, snapshot_threads
 
     snapshot_threads.stop()
+    action_threads.stop()
     socket_users.lookups.stop()
 
 

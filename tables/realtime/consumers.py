@@ -50,6 +50,7 @@ from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
 from . import admission, sockets
+from .action_threads import on_action_thread
 from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .snapshot_threads import on_snapshot_thread
@@ -157,7 +158,7 @@ class TableConsumer(GuardedConsumer):
             and self.presence
             and not (await on_counts_thread(sockets.counts.totals)(self.presence))[self.presence[0]]
         ):
-            await database_sync_to_async(presence.player_disconnected)(table_id=self.table_id, user=self.user)
+            await on_action_thread(self.table_id, presence.player_disconnected)(table_id=self.table_id, user=self.user)
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.frame_allowed():
@@ -177,7 +178,7 @@ class TableConsumer(GuardedConsumer):
             # The change's screens are queued for this socket before this returns.
             admission.in_flight.enter()
             try:
-                await database_sync_to_async(self.perform)(command, data)
+                await on_action_thread(self.table_id, self.perform)(command, data)
             finally:
                 admission.in_flight.leave()
                 if COMMANDS[command].acts and data["sequence"] in self.noted:

@@ -7,7 +7,8 @@ every later handshake past the client's patience: it gives up, tries again, and 
 queues behind the snapshots of the sockets that gave up before it. Snapshots are reads (a
 returning player's presence is one short write under the table lock), so they run on a few
 threads of their own, each with its own database connection (``config.db_threads``):
-handshakes and the players' actions on the database thread do not wait behind them.
+handshakes on the database thread and the players' frames on theirs
+(``action_threads``) do not wait behind them.
 """
 
 from __future__ import annotations

@@ -329,7 +329,7 @@ live_sockets = LiveSockets()
 def process_behind(late: float, read: float) -> bool:
     """Whether this process is behind with its work: its event loop woke the watcher ``late``
     seconds after it asked, or the versions took ``read`` seconds to come back from the
-    database thread (queued behind the players' actions)."""
+    database thread (queued behind whatever runs there)."""
     return late > BEHIND_SECONDS or read > BEHIND_SECONDS
 
 

@@ -70,7 +70,7 @@ def test_connects_and_reconnects_render_nothing_for_the_others(make_table, make_
 @contextlib.asynccontextmanager
 async def database_thread_busy():
     """Hold the one thread that every ``database_sync_to_async`` call of the consumers uses
-    (the players' actions, channels' log-in check), as a storm of writes would."""
+    (channels' log-in check, the chat), as a storm of work there would."""
     release = threading.Event()
     busy = asyncio.ensure_future(database_sync_to_async(release.wait)())
     try:
@@ -81,8 +81,8 @@ async def database_thread_busy():
 
 
 def test_a_connect_is_answered_and_shown_while_the_database_thread_is_busy(make_table, make_player):
-    """In a reconnect storm the database thread is a queue (the players' actions, and the log-in
-    check of every new socket): a handshake or a snapshot that waited in it would time out, be
+    """In a reconnect storm the database thread is a queue (the log-in check of every new
+    socket): a handshake or a snapshot that waited in it would time out, be
     retried and lengthen the queue. The socket is accepted first and its snapshot is read on a
     snapshot thread (``tables.realtime.snapshot_threads``)."""
     table = make_table()
