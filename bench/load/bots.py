@@ -35,7 +35,6 @@ from .screens import (
 from .stack import HOST
 from .ws import ConnectionClosed, HandshakeError, WebSocket
 
-# The least wait a busy refusal asks for (tables.realtime.admission), in seconds.
 # How long a bot waits, as a page behind the room's proxy does (``bench.topology``'s nginx,
 # ``docs/operations.md``): the TCP connect fails over to the next daphne after CONNECT_TIMEOUT
 # (a daphne that is down or not listening), but a daphne that has taken the connection is waited
@@ -44,6 +43,7 @@ from .ws import ConnectionClosed, HandshakeError, WebSocket
 # figures' ``handshake_ms``, not as sockets moved to a daphne that does not serve their table.
 CONNECT_TIMEOUT = 5.0
 ANSWER_TIMEOUT = 60.0
+# The least wait a busy refusal asks for (tables.realtime.admission), in seconds.
 RETRY_AFTER = re.compile(r'data-retry-after="(\d+)"')
 # What the bots say in chat: plain words, markup and a link, which must arrive as text.
 CHAT_LINES = ("gl", "nice hand", "<b>bold?</b>", "see https://example.test", "ty")
