@@ -323,8 +323,9 @@ WEBSOCKET_MAX_PER_IP = env.int("WEBSOCKET_MAX_PER_IP", default=50)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=10)
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3)
 # Threads of each server process that read the screens sockets show on connecting, beside
-# those that apply the players' frames (tables/realtime/snapshot_threads.py).
-SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=2)
+# those that apply the players' frames (tables/realtime/snapshot_threads.py); four clear a
+# start-up storm's first screens several times faster than two (bench/load/README.md).
+SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=4)
 # Threads of each server process that apply the sockets' frames, each table's always on the same
 # one (tables/realtime/action_threads.py).
 ACTION_THREADS = env.int("ACTION_THREADS", default=4)
