@@ -310,8 +310,7 @@ if LOG_FORMAT == "json":
 # Checks run by `manage.py audit_chips` beyond the ledger's own.
 CHIP_AUDITS: list[str] = ["tables.audit.table_escrow_problems", "tables.audit.seat_occupancy_problems"]
 CHIP_AUDITS += ["tournaments.audit.tournament_problems"]  # tournaments: their prize pools and chips (RULES 8.1)
-# Chips players hold outside their bankroll (a reload counts them): functions of user ids
-# answering {user id: chips} (cashier.selectors.chips_held).
+# Chips held outside the bankroll (a reload counts them): {user id: chips} (cashier.selectors.chips_held).
 CHIP_HOLDINGS: list[str] = ["tables.selectors.chips.chips_at_tables"]
 
 # A form's request id (accounts/request_ids.py) is refused after this many seconds.
@@ -322,12 +321,9 @@ WEBSOCKET_MAX_PER_USER = env.int("WEBSOCKET_MAX_PER_USER", default=8)
 WEBSOCKET_MAX_PER_IP = env.int("WEBSOCKET_MAX_PER_IP", default=50)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=10)
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3)
-# Threads of each server process that read the screens sockets show on connecting, beside
-# those that apply the players' frames (tables/realtime/snapshot_threads.py); four clear a
-# start-up storm's first screens several times faster than two (bench/load/README.md).
+# Threads of each server process that read the screens sockets show on connecting, and that apply
+# the sockets' frames, a table's always on the same one (tables/realtime/snapshot_threads.py, action_threads.py).
 SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=4)
-# Threads of each server process that apply the sockets' frames, each table's always on the same
-# one (tables/realtime/action_threads.py).
 ACTION_THREADS = env.int("ACTION_THREADS", default=4)
 # Work a server process has in flight (sockets opening, frames being served) past which it
 # refuses watchers' new sockets with 1013; seated players' up to twice this
