@@ -117,13 +117,11 @@ class PlayResult:
     unresolved_sent: list[float] = field(default_factory=list)
     started_at: float = 0.0  # the measured window's start (monotonic)
 
-    def windows(self, width: float) -> list[dict]:
-        end = self.started_at + self.seconds
-        return windows(self.samples, start=self.started_at, end=end, width=width, unresolved_sent=self.unresolved_sent)
-
     def summary(self) -> dict:
         s = self.stats
         lat = percentiles([x * 1000 for x in self.latencies])
+        end = self.started_at + self.seconds
+        by_ten = windows(self.samples, start=self.started_at, end=end, width=10, unresolved_sent=self.unresolved_sent)
         minutes = self.seconds / 60 if self.seconds else 1
         asked = round(self.tables * self.seconds / self.pace) if self.pace and self.seconds else None
         served = len(self.latencies)  # actions applied and shown on every screen of their table
@@ -150,7 +148,7 @@ class PlayResult:
             "latency_unresolved": s.unresolved,
             # Where in the window the tail is: the p50 and p99 of each 10 s of it.
             "latency_windows": [
-                {key: row[key] for key in ("from_s", "served", "unresolved", "p50", "p99")} for row in self.windows(10)
+                {key: row[key] for key in ("from_s", "served", "unresolved", "p50", "p99")} for row in by_ten
             ],
             "web_queries": self.web_queries,
             "worker_queries": self.worker_queries,
