@@ -40,10 +40,11 @@ from .view_models import (
     felt_center_model,
     felt_close_model,
     hand_log_model,
-    own_seat_model,
     reuse_or_render,
-    seat_box_model,
+    seat_body_model,
+    seat_clock_model,
     seat_extras_model,
+    seat_head_model,
     seat_panel_model,
 )
 from .viewer_view import ViewerView
@@ -62,7 +63,11 @@ class _UiMacros(Protocol):
     """The macros of ``tables/ui.html`` that fragments render on their own (Jinja2 makes them)."""
 
     def card(self, card: CardView) -> Markup: ...
-    def seat_box(self, seat: SeatView, view: TableView) -> Markup: ...
+    def seat_head(self, seat: SeatView) -> Markup: ...
+    def seat_stack(self, seat: SeatView) -> Markup: ...
+    def seat_body(self, seat: SeatView) -> Markup: ...
+    def seat_clock(self, seat: SeatView, clock: object) -> Markup: ...
+    def free_seat(self, seat: SeatView, seats_open: bool) -> Markup: ...
     def dealt_line(self, line: LogLine | None) -> Markup: ...
     def hand_log_open(self, view: TableView) -> Markup: ...
     def hand_log_close(self, view: TableView) -> Markup: ...
@@ -150,17 +155,39 @@ def _seat_extras_html(parts: _FeltMacros, seat: SeatView, dead_button: bool) -> 
 
 
 def _seat_boxes(view: TableView, me: ViewerView | None, memo: Memo | None) -> dict[int, Markup]:
-    """Each seat's box on the felt (the viewer's own as they see it), each reused from
-    ``memo`` while its view model is the same."""
-    ui = _macros()
+    """Each seat's box on the felt (the viewer's own as they see it)."""
     own = me.own_seat if me is not None else None
     boxes = {}
     for seat in view.seats:
         shown = own if own is not None and own.number == seat.number else seat
-        model = seat_box_model(view, shown)
-        html = reuse_or_render(memo, f"seat-{seat.number}", model, partial(_seat_box_html, ui, shown, view))
-        boxes[seat.number] = Markup(html)
+        boxes[seat.number] = Markup(_seat_box(view, shown, memo, f"seat-{seat.number}"))
     return boxes
+
+
+def _seat_box(view: TableView, seat: SeatView, memo: Memo | None, key: str) -> str:
+    """A seat's box put together from its pieces as the ``seat_box`` macro puts them, each
+    reused from ``memo`` while its view model is the same: an action renders again the stack it
+    moved and the heads and clocks of the seats whose turn it ended and began."""
+    if seat.player is None:
+        seats_open = view.seats_open
+        return reuse_or_render(
+            memo, key, (seat.number, seats_open), partial(_seat_piece, "free_seat", seat, seats_open)
+        )
+    clock = view.clock
+    return (
+        reuse_or_render(memo, f"{key}-head", seat_head_model(seat), partial(_seat_piece, "seat_head", seat))
+        + reuse_or_render(memo, f"{key}-stack", seat.stack, partial(_seat_piece, "seat_stack", seat))
+        + reuse_or_render(memo, f"{key}-body", seat_body_model(seat), partial(_seat_piece, "seat_body", seat))
+        + reuse_or_render(
+            memo, f"{key}-clock", seat_clock_model(view, seat), partial(_seat_piece, "seat_clock", seat, clock)
+        )
+        + "</div>"
+    )
+
+
+def _seat_piece(piece: str, *args: object) -> str:
+    """One piece of a seat box (a macro of ``tables/ui.html``) rendered."""
+    return str(getattr(_macros(), piece)(*args))
 
 
 # Each log line's HTML, kept while its line is: a running hand's log is the same line objects
@@ -182,10 +209,6 @@ def _log_line_html(line: LogLine, language: str | None = None) -> Markup:
     return html
 
 
-def _seat_box_html(ui: _UiMacros, seat: SeatView, view: TableView) -> str:
-    return str(ui.seat_box(seat, view))
-
-
 def viewer_fragments(
     view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT, memo: Memo | None = None
 ) -> dict[str, str]:
@@ -200,9 +223,7 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
     ui = _macros()
     own_seat, dealt_line = me.own_seat, me.dealt_line
     if own_seat is not None:
-        fragments["own-seat"] = reuse_or_render(
-            memo, "own-seat", own_seat_model(view, me), lambda: str(ui.seat_box(own_seat, view))
-        )
+        fragments["own-seat"] = _seat_box(view, own_seat, memo, "own-seat")
     if dealt_line is not None:
         fragments["dealt-to-you"] = reuse_or_render(
             memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(dealt_line))

@@ -46,16 +46,21 @@ def log_lines(events: Sequence[Event], dealt_slot: bool = False) -> list[LogLine
     if not events:
         return []
     words = HandWords.of(events)
-    # What an event's lines depend on besides the event: the words' inputs and the language.
-    said = (get_language(), tuple(words.names.items()), tuple(words.starting_stacks.items()), words.pot_count)
+    # What an event's lines depend on besides the event: the language and the players' names,
+    # and for a pot's award how many pots there are (the hand's end must not word again every
+    # line before it). The hand's starting stacks word only its end, which has no line.
+    said = (get_language(), tuple(words.names.items()))
+    said_of_awards = (*said, words.pot_count)
     lines: list[LogLine] = []
     dealt = EventType.HOLE_CARDS_DEALT  # looked up once: an enum class lookup costs more than the test
+    awarded = EventType.POT_AWARDED
     for event in events:
-        if event["type"] == dealt and dealt_slot:
+        kind = event["type"]
+        if kind == dealt and dealt_slot:
             dealt_slot = False
             lines.append(DEALT_SLOT)
             continue
-        lines += _event_lines(words, said, event)
+        lines += _event_lines(words, said_of_awards if kind == awarded else said, event)
     return lines
 
 

@@ -38,12 +38,36 @@ class HandLogModel:
 
 
 @dataclass(frozen=True)
-class SeatBoxModel:
-    """A seat's box on the felt (``seat_box``), the public one or its owner's own."""
+class SeatHeadModel:
+    """A taken seat box's element and name line (``seat_head``): who sits there, whose turn it is."""
 
-    seat: SeatView
+    number: int
+    player: str | None
+    is_viewer: bool
+    is_turn: bool
+    folded: bool
+    won: bool
+    blind: str
+    disconnected: bool
+
+
+@dataclass(frozen=True)
+class SeatBodyModel:
+    """A taken seat box's cards and what it says under them (``seat_body``)."""
+
+    cards: tuple[CardView, ...]
+    face_down: int
+    hand_category: str
+    won: int
+    status: str
+
+
+@dataclass(frozen=True)
+class SeatClockModel:
+    """The turn's countdown on a seat, or its time bank (``seat_clock``)."""
+
     clock: TurnClock | None  # only while it is this seat's turn
-    seats_open: bool
+    time_bank_seconds: int | None
 
 
 @dataclass(frozen=True)
@@ -133,14 +157,17 @@ def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
     )
 
 
-def seat_box_model(view: TableView, seat: SeatView) -> SeatBoxModel:
-    if seat.bet:  # drawn beside the box (``seat_extras``), not in it: a new street leaves the box as it was
-        seat = dataclasses.replace(seat, bet=0)
-    return SeatBoxModel(seat, view.clock if seat.is_turn else None, view.seats_open if seat.player is None else False)
+def seat_head_model(seat: SeatView) -> SeatHeadModel:
+    return SeatHeadModel(seat.number, seat.player, seat.is_viewer, seat.is_turn, seat.folded, bool(seat.won),
+                         seat.blind, seat.disconnected)  # fmt: skip
 
 
-def own_seat_model(view: TableView, me: ViewerView) -> SeatBoxModel | None:
-    return None if me.own_seat is None else seat_box_model(view, me.own_seat)
+def seat_body_model(seat: SeatView) -> SeatBodyModel:
+    return SeatBodyModel(tuple(seat.cards), seat.face_down, seat.hand_category, seat.won, seat.status)
+
+
+def seat_clock_model(view: TableView, seat: SeatView) -> SeatClockModel:
+    return SeatClockModel(view.clock if seat.is_turn else None, seat.time_bank_seconds)
 
 
 def dealt_model(me: ViewerView) -> DealtModel | None:

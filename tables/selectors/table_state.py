@@ -69,6 +69,13 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+def keep_replay(hand: Hand, engine: EngineHand) -> None:
+    """Hold ``engine`` as the replay of ``hand`` at its current sequence (the writer that just
+    settled it: the screens that read the table again take it instead of replaying the log,
+    and its events are the objects the running hand's screens worded)."""
+    _remember(_REPLAYS, (hand.pk, hand.sequence, hand.merkle_root), engine)
+
+
 def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
     cached = _REPLAYS.get(key)
     if cached is None:

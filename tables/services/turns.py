@@ -27,7 +27,7 @@ from tables.engine import Hand as EngineHand
 from tables.engine.events import Event
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import running_hand
-from tables.selectors.table_state import TableState, table_state
+from tables.selectors.table_state import TableState, keep_replay, table_state
 
 from . import held_engines, owned_tables
 from .changes import announce_written, mark_changed
@@ -107,6 +107,10 @@ def announce(turn: Turn) -> None:
     read); once it is settled, chips and seats moved and the screens read the table again.
     The engine is then held for the hand's next action (``held_engines``)."""
     if turn.engine.is_over:
+        # Once committed, the settled engine is the hand's replay: the screens read the rows
+        # again (chips and seats moved) but not the log, whose events they already worded.
+        hand, engine = turn.hand, turn.engine
+        transaction.on_commit(lambda: keep_replay(hand, engine))
         mark_changed(turn.table, lobby_list=turn.closed_table)
         say_who_won(turn.table, turn.engine, turn.now)
     else:

@@ -84,7 +84,7 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     real_render = fragments._render
     monkeypatch.setattr(fragments, "_render", lambda name, context: rendered.append(name) or real_render(name, context))
     # With the memo the felt and the controls are put together from pieces: count the pieces rendered.
-    for piece in ("_controls_body_html", "_seat_extras_html", "_seat_box_html"):
+    for piece in ("_controls_body_html", "_seat_extras_html", "_seat_piece"):
         real = getattr(fragments, piece)
         monkeypatch.setattr(
             fragments, piece, lambda *args, real=real, piece=piece: rendered.append(piece) or real(*args)
@@ -109,9 +109,10 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     assert not any("tables/controls.html" in change or "tables/felt.html" in change for change in renders)
     controls = sum(change.count("_controls_body_html") for change in renders)
     assert controls < 2 * len(renders) < 6 * len(renders)
-    # The felt, in each of the two languages: the boxes of the seat that acted and of the seat
-    # to act, their bets, not every seat's.
-    assert all(change.count("_seat_box_html") <= 2 * 2 for change in renders[:-1])
+    # The felt, in each of the two languages, and the own boxes of the two players concerned:
+    # only pieces of the boxes of the seat that acted (its head, its stack or cards, its clock)
+    # and of the seat to act (its head and clock), not the 4 pieces of every seat's (6 * 4 * 3).
+    assert all(change.count("_seat_piece") <= 5 * 3 for change in renders[:-1])
     assert all(change.count("_seat_extras_html") <= 2 * 2 for change in renders[:-1])
 
 
@@ -125,7 +126,7 @@ def test_a_sockets_snapshot_reuses_what_the_tables_last_change_rendered(make_pla
     memo = RenderedFragments()
     rng = random.Random(7)
     rendered: list[str] = []
-    for piece in ("_render", "_controls_body_html", "_seat_extras_html", "_seat_box_html"):
+    for piece in ("_render", "_controls_body_html", "_seat_extras_html", "_seat_piece"):
         real = getattr(fragments, piece)
         monkeypatch.setattr(
             fragments, piece, lambda *args, real=real, piece=piece: rendered.append(piece) or real(*args)
@@ -169,3 +170,35 @@ def test_the_seat_panel_shows_a_new_note_and_a_used_protected_all_in(make_player
     assert after == screens(state, now)
     for number in (1, 2, 3):
         assert after.players[players[number].pk]["seat-panel"] != before.players[players[number].pk]["seat-panel"]
+
+
+def test_a_hands_end_screens_take_the_settled_engine_and_word_only_its_new_lines(
+    make_player, make_table, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The action that ends a hand settles it, and its screens read the table's rows again, but
+    not the log: the settled engine is the hand's replay (the log replayed gives the same
+    events), so the lines worded while the hand ran are kept and only the end's are worded."""
+    from tables.presentation.wording import HandWords
+    from tables.selectors import table_state as table_state_module
+
+    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    memo = RenderedFragments()
+    with django_capture_on_commit_callbacks(execute=True):
+        start_hand(table)
+    replays, worded = [], []
+    real_rebuild, real_lines = table_state_module.rebuild, HandWords.lines
+    monkeypatch.setattr(table_state_module, "rebuild", lambda hand: replays.append(hand) or real_rebuild(hand))
+    monkeypatch.setattr(HandWords, "lines", lambda words, event: worded.append(event) or real_lines(words, event))
+    screens(load_table_state(table.pk), timezone.now(), memo)
+    while (hand := running_hand(table)) is not None:
+        events_before = len(rebuild(hand).events)
+        replays.clear()
+        with django_capture_on_commit_callbacks(execute=True):  # as a server: the screens once it commits
+            act(table, players[hand.turn_seat], "check" if rebuild(hand).legal_actions().can_check else "call")
+        state = load_table_state(table.pk)
+        worded.clear()
+        screens(state, timezone.now(), memo)
+        assert replays == []  # the engine the writer held, not the log read and replayed
+        assert 0 < len(worded) <= 2 * (len(state.events) - events_before)  # the new events, in each language
+    assert state.hand.state == "complete"
+    assert state.events == rebuild(state.hand).events  # the settled engine is the log replayed
