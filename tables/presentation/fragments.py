@@ -46,6 +46,8 @@ from .view_models import (
     seat_extras_model,
     seat_head_model,
     seat_panel_model,
+    seat_summary_model,
+    top_up_model,
 )
 from .viewer_view import ViewerView
 
@@ -57,6 +59,8 @@ REQUEST_ID_SLOT = "request-id-slot"
 WAITING_FOR_SLOT = "waiting-for-slot"
 SEQUENCE_SLOT = "sequence-slot"
 VERSION_SLOT = "version-slot"
+SUMMARY_SLOT = "seat-summary-slot"
+TOP_UP_SLOT = "top-up-slot"
 
 
 class _UiMacros(Protocol):
@@ -82,6 +86,13 @@ class _FeltMacros(Protocol):
     def felt_center(self, view: TableView) -> Markup: ...
     def seat_extras(self, seat: SeatView, dead_button: bool) -> Markup: ...
     def felt_close(self, view: TableView) -> Markup: ...
+
+
+class _SeatPanelMacros(Protocol):
+    """The seat panel's pieces that move with the stack (``tables/seat_panel_parts.html``)."""
+
+    def seat_summary(self, seat: object) -> Markup: ...
+    def top_up_form(self, seat: object, me: ViewerView, view: TableView, request_id: str) -> Markup: ...
 
 
 class _ControlsMacros(Protocol):
@@ -229,10 +240,27 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
             memo, "dealt-to-you", dealt_model(me), lambda: str(ui.dealt_line(dealt_line))
         )
     fragments["controls"] = _render("tables/controls.html", context) if memo is None else _controls(view, me, memo)
-    fragments["seat-panel"] = reuse_or_render(
-        memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", context)
-    )
+    fragments["seat-panel"] = _seat_panel(view, me, request_id, memo, context)
     return fragments
+
+
+def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | None, context: dict) -> str:
+    """The seat panel; a seated viewer's from the panel kept with slots for its two pieces that
+    move with the stack (its summary line and the form to add chips), each rendered on its own."""
+    seat = me.seat
+    if memo is None or seat is None:
+        model = seat_panel_model(view, me, request_id)
+        return reuse_or_render(memo, "seat-panel", model, lambda: _render("tables/seat_panel.html", context))
+    slotted = {**context, "slots": {"summary": SUMMARY_SLOT, "top_up": TOP_UP_SLOT}}
+    panel = reuse_or_render(
+        memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", slotted)
+    )
+    parts = cast(_SeatPanelMacros, _template("tables/seat_panel_parts.html").module)
+    summary = reuse_or_render(memo, "seat-summary", seat_summary_model(seat), lambda: str(parts.seat_summary(seat)))
+    top_up = reuse_or_render(
+        memo, "top-up", top_up_model(view, me, request_id), lambda: str(parts.top_up_form(seat, me, view, request_id))
+    )
+    return panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1)
 
 
 def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:

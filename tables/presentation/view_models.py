@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tables.models import Seat
 from tables.selectors.allowance import Allowance
 
 from .cards import CardView
@@ -129,12 +130,12 @@ class ControlsBodyModel:
 
 @dataclass(frozen=True)
 class SeatPanelModel:
-    """The seat panel of a seated viewer (the panel of one without a seat has no model)."""
+    """The seat panel of a seated viewer (the panel of one without a seat has no model), but
+    for its two pieces that move with the stack: they go into slots (``SeatSummaryModel``,
+    ``TopUpModel``)."""
 
     table_id: int
     number: int
-    stack: int
-    pending_top_up: int
     state: str
     pending_sit_out: bool
     leave_after_hand: bool
@@ -144,11 +145,31 @@ class SeatPanelModel:
     min_buy_in: int
     max_buy_in: int
     in_running_hand: bool
-    top_up_room: int
-    holds_cards_in_running_hand: bool
     request_id: str
     note: str  # what the seat's owner should read on it (``Seat.note``)
     allowance: Allowance | None  # RULES 6.5: protected all-ins left
+
+
+@dataclass(frozen=True)
+class SeatSummaryModel:
+    """The seat panel's line on the seat: its number, stack and state (``seat_summary``)."""
+
+    number: int
+    stack: int
+    pending_top_up: int
+    state: str
+    pending_sit_out: bool
+    leave_after_hand: bool
+
+
+@dataclass(frozen=True)
+class TopUpModel:
+    """The seat panel's form to add chips (``top_up_form``)."""
+
+    state: str
+    top_up_room: int
+    holds_cards_in_running_hand: bool
+    request_id: str
 
 
 def hand_log_model(view: TableView, me: ViewerView | None) -> HandLogModel:
@@ -218,8 +239,6 @@ def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPa
     return SeatPanelModel(
         table_id=table.pk,
         number=seat.number,
-        stack=seat.stack,
-        pending_top_up=seat.pending_top_up,
         state=seat.state,
         pending_sit_out=seat.pending_sit_out,
         leave_after_hand=seat.leave_after_hand,
@@ -229,12 +248,20 @@ def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPa
         min_buy_in=table.min_buy_in,
         max_buy_in=table.max_buy_in,
         in_running_hand=me.in_running_hand,
-        top_up_room=me.top_up_room,
-        holds_cards_in_running_hand=bool(me.my_cards) and view.hand is not None and not view.hand.is_over,
         request_id=request_id,
         note=seat.note,
         allowance=me.allowance,
     )
+
+
+def seat_summary_model(seat: Seat) -> SeatSummaryModel:
+    return SeatSummaryModel(seat.number, seat.stack, seat.pending_top_up, seat.state, seat.pending_sit_out,
+                            seat.leave_after_hand)  # fmt: skip
+
+
+def top_up_model(view: TableView, me: ViewerView, request_id: str) -> TopUpModel:
+    holds_cards = bool(me.my_cards) and view.hand is not None and not view.hand.is_over
+    return TopUpModel(me.seat.state if me.seat else "", me.top_up_room, holds_cards, request_id)
 
 
 class Rendered(NamedTuple):

@@ -259,14 +259,12 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
 
 
 async def _listened_elsewhere(shard, channels: list[str]) -> list[bool]:
-    """For each channel, whether a connection other than this process's subscribes to it."""
-    pipe = shard._redis.pipeline(transaction=False)
-    for channel in channels:
-        pipe.pubsub_numsub(channel)
-    counts = await pipe.execute()
+    """For each channel, whether a connection other than this process's subscribes to it (one
+    ``PUBSUB NUMSUB`` for all of them)."""
+    counts = await shard._redis.pubsub_numsub(*channels)
     return [
-        found[0][1] - (1 if channel in shard._subscribed_to else 0) > 0
-        for channel, found in zip(channels, counts, strict=True)
+        count - (1 if channel in shard._subscribed_to else 0) > 0
+        for channel, (_name, count) in zip(channels, counts, strict=True)
     ]
 
 
