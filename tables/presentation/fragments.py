@@ -244,7 +244,7 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
     return fragments
 
 
-def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | None, context: dict) -> str:
+def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | None, context: dict[str, object]) -> str:
     """The seat panel; a seated viewer's from the panel kept with slots for its two pieces that
     move with the stack (its summary line and the form to add chips), each rendered on its own."""
     seat = me.seat
