@@ -258,7 +258,10 @@ def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | N
     parts = cast(_SeatPanelMacros, _template("tables/seat_panel_parts.html").module)
     summary = reuse_or_render(memo, "seat-summary", seat_summary_model(seat), lambda: str(parts.seat_summary(seat)))
     top_up = reuse_or_render(
-        memo, "top-up", top_up_model(view, me, request_id), lambda: str(parts.top_up_form(seat, me, view, request_id))
+        memo,
+        "top-up",
+        top_up_model(view, me, seat, request_id),
+        lambda: str(parts.top_up_form(seat, me, view, request_id)),
     )
     return panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1)
 

@@ -259,9 +259,9 @@ def seat_summary_model(seat: Seat) -> SeatSummaryModel:
                             seat.leave_after_hand)  # fmt: skip
 
 
-def top_up_model(view: TableView, me: ViewerView, request_id: str) -> TopUpModel:
+def top_up_model(view: TableView, me: ViewerView, seat: Seat, request_id: str) -> TopUpModel:
     holds_cards = bool(me.my_cards) and view.hand is not None and not view.hand.is_over
-    return TopUpModel(me.seat.state if me.seat else "", me.top_up_room, holds_cards, request_id)
+    return TopUpModel(seat.state, me.top_up_room, holds_cards, request_id)
 
 
 class Rendered(NamedTuple):
