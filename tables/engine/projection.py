@@ -54,18 +54,24 @@ def view_for(hand: Hand, viewer_seat: int | None) -> dict[str, Any]:
 
     ``legal_actions`` is filled only when the viewer is the seat to act.
     """
-    config = hand.config
-    revealed = revealed_cards(hand.events)
-    names = {setup.seat: setup.name for setup in config.seats}
-    stacks, bets = hand.stacks, hand.bets
-    contributed, statuses = hand.contributed, hand.statuses
-    seats = []
-    for seat in sorted(names):
-        if seat == viewer_seat and hand.hole_cards(seat):
-            cards: list[str] | None = ev.card_texts(hand.hole_cards(seat))
-        else:
-            cards = revealed.get(seat)
-        seats.append(
+    return Views(hand).of(viewer_seat)  # its own: nothing else holds these Views
+
+
+class Views:
+    """``view_for`` of one hand state for any number of viewers: what they all see (the
+        spectator's view) is worked out once, and each seat's view is it with that seat's own hole
+        cards, and its legal actions when it is to act. The hand must not change while this is used,
+    and the views it gives share their parts: they are read, not changed."""
+
+    def __init__(self, hand: Hand):
+        self._hand = hand
+        self._seen: dict[int | None, dict[str, Any]] = {}
+        config = hand.config
+        revealed = revealed_cards(hand.events)
+        names = {setup.seat: setup.name for setup in config.seats}
+        stacks, bets = hand.stacks, hand.bets
+        contributed, statuses = hand.contributed, hand.statuses
+        seats = [
             {
                 "seat": seat,
                 "name": names[seat],
@@ -73,27 +79,51 @@ def view_for(hand: Hand, viewer_seat: int | None) -> dict[str, Any]:
                 "bet": bets[seat],
                 "contributed": contributed[seat],
                 "status": statuses[seat],
-                "cards": cards,
+                "cards": revealed.get(seat),
             }
-        )
-    legal = hand.legal_actions()
-    pots = hand.pots
-    return {
-        "viewer_seat": viewer_seat,
-        "variant": config.variant.value,
-        "small_blind": config.small_blind,
-        "big_blind": config.big_blind,
-        "big_bet": config.big_bet,
-        "button": config.button,
-        "small_blind_seat": config.small_blind_seat,
-        "big_blind_seat": config.big_blind_seat,
-        "street": hand.street.value,
-        "board": ev.card_texts(hand.board),
-        "to_act": hand.to_act,
-        "is_over": hand.is_over,
-        "pots": [pot.to_dict() for pot in pots],
-        "total_pot": sum(pot.amount for pot in pots) + sum(bets.values()),
-        "seats": seats,
-        "legal_actions": (legal.to_dict() if legal is not None and legal.seat == viewer_seat else None),
-        "results": [award.to_dict() for award in hand.results],
-    }
+            for seat in sorted(names)
+        ]
+        self._legal = hand.legal_actions()
+        pots = hand.pots
+        self._spectator: dict[str, Any] = {
+            "viewer_seat": None,
+            "variant": config.variant.value,
+            "small_blind": config.small_blind,
+            "big_blind": config.big_blind,
+            "big_bet": config.big_bet,
+            "button": config.button,
+            "small_blind_seat": config.small_blind_seat,
+            "big_blind_seat": config.big_blind_seat,
+            "street": hand.street.value,
+            "board": ev.card_texts(hand.board),
+            "to_act": hand.to_act,
+            "is_over": hand.is_over,
+            "pots": [pot.to_dict() for pot in pots],
+            "total_pot": sum(pot.amount for pot in pots) + sum(bets.values()),
+            "seats": seats,
+            "legal_actions": None,
+            "results": [award.to_dict() for award in hand.results],
+        }
+
+    def of(self, viewer_seat: int | None) -> dict[str, Any]:
+        """The view of ``viewer_seat`` (None: a spectator)."""
+        found = self._seen.get(viewer_seat)
+        if found is None:
+            found = self._seen[viewer_seat] = self._view_of(viewer_seat)
+        return found
+
+    def _view_of(self, viewer_seat: int | None) -> dict[str, Any]:
+        spectator = self._spectator
+        hand, legal = self._hand, self._legal
+        if viewer_seat is None:
+            return spectator
+        view = {**spectator, "viewer_seat": viewer_seat}
+        hole = hand.hole_cards(viewer_seat) if any(s["seat"] == viewer_seat for s in spectator["seats"]) else None
+        if hole:
+            view["seats"] = [
+                {**seat, "cards": ev.card_texts(hole)} if seat["seat"] == viewer_seat else seat
+                for seat in spectator["seats"]
+            ]
+        if legal is not None and legal.seat == viewer_seat:
+            view["legal_actions"] = legal.to_dict()
+        return view

@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tables.engine import PlayerStatus
 from tables.engine.events import Event, EventType
-from tables.engine.projection import view_for, visible_events
+from tables.engine.projection import visible_events
 from tables.models import Hand, Seat, Table
 from tables.selectors.table_state import TableState
 
@@ -165,9 +165,9 @@ def _seat_status(seat: Seat) -> str:
 
 def _add_hand(view: TableView, state: TableState, now: datetime) -> None:
     """Put the latest hand on the table as a spectator may see it."""
-    hand, engine, players = state.hand, state.engine, state.hand_players
-    assert hand is not None and engine is not None  # the caller's check: there is a hand, replayed
-    projection = view_for(engine, None)
+    hand, views, players = state.hand, state.views, state.hand_players
+    assert hand is not None and views is not None  # the caller's check: there is a hand, replayed
+    projection = views.of(None)
     running = hand.state == Hand.State.RUNNING
     shown = [e for e in state.events if e["type"] == EventType.HAND_SHOWN]
     best_five = {e["seat"]: e["best_five"] for e in shown}

@@ -19,7 +19,6 @@ from django.utils.translation import get_language
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
 from tables.engine.hand_words import best_hand
-from tables.engine.projection import view_for
 from tables.models import Seat
 from tables.selectors.allowance import Allowance, allowance_limit, allowance_of
 from tables.selectors.coming_back import ComingBack
@@ -111,10 +110,11 @@ def viewer_view(
 
 
 def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: int) -> None:
-    engine, hand, own_seat, public_hand = state.engine, state.hand, me.own_seat, public.hand
+    engine, views, hand, own_seat, public_hand = state.engine, state.views, state.hand, me.own_seat, public.hand
     # The viewer played the latest hand, which is on the table, replayed, with their seat in it.
-    assert engine is not None and hand is not None and own_seat is not None and public_hand is not None
-    projection = view_for(engine, hand_seat)
+    assert engine is not None and views is not None and hand is not None
+    assert own_seat is not None and public_hand is not None
+    projection = views.of(hand_seat)
     played = next(played for played in projection["seats"] if played["seat"] == hand_seat)
     won = own_seat.won > 0
     best = _best_so_far(played, projection["board"])

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 from tables.engine import Hand as EngineHand
 from tables.engine.events import Event
+from tables.engine.projection import Views
 from tables.models import Hand, HandPlayer, Seat, Table, WaitingListEntry
 from tables.selectors.hands import rebuild
 
@@ -35,6 +37,12 @@ class TableState:
     def events(self) -> list[Event]:
         """The latest hand's whole log (replay yields the events it was logged from)."""
         return self.engine.events if self.engine is not None else []
+
+    @cached_property
+    def views(self) -> Views | None:
+        """The latest hand as each viewer may see it (``projection.Views``): what a spectator
+        sees worked out once for every screen of this state, not once per viewer and language."""
+        return Views(self.engine) if self.engine is not None else None
 
 
 def load_table_state(table_id: int) -> TableState | None:

@@ -6,7 +6,7 @@ import pytest
 
 from tables.engine import Action, ActionKind, Hand, HandConfig, PlayerStatus, Street, Variant
 from tables.engine.events import Became, BlindKind, EventType, text_of
-from tables.engine.projection import revealed_cards, view_for, visible_events
+from tables.engine.projection import Views, revealed_cards, view_for, visible_events
 
 from .support import check_down, make_config, new_hand, of_type, play, stacked_deck
 
@@ -112,3 +112,27 @@ def test_view_after_showdown_reveals_shown_hands_but_not_mucked_ones():
     assert spectator == {1: ["As", "Ts", "4d", "4h"], 2: ["Kh", "Ks", "5d", "6d"], 3: None}
     assert view_for(hand, 3)["seats"][2]["cards"] == ["9c", "9s", "7h", "8h"]
     assert view_for(hand, None)["results"][0]["winners"] == [{"seat": 1, "amount": 6}]
+
+
+def test_views_shared_by_every_viewer_give_each_its_own_and_nothing_of_anothers():
+    """One ``Views`` serves every screen of a state: each viewer, asked in any order after the
+    others, gets exactly the view worked out for them alone (their own hole cards, legal
+    actions only when they are to act), and the spectator's view never takes a viewer's cards."""
+    config = make_config({1: 100, 2: 100, 3: 100})
+    hand = Hand(config, stacked_deck(config, HOLES, BOARD))
+    hand.start()
+    states = 0
+    for move in ("1 call", "2 call", "3 check", None):
+        views = Views(hand)
+        for viewer in (2, None, 1, 3, None, 2):
+            alone = view_for(hand, viewer)
+            assert views.of(viewer) == alone
+            assert json.loads(json.dumps(views.of(viewer))) == alone
+            others = [seat["cards"] for seat in alone["seats"] if seat["seat"] != viewer]
+            assert others == [None] * len(others)  # nothing shown yet
+        assert views.of(1)["seats"][0]["cards"] == ["As", "Ts", "4d", "4h"]
+        assert (views.of(1)["legal_actions"] is not None) == (hand.to_act == 1)
+        states += 1
+        if move is not None:
+            play(hand, move)
+    assert states == 4
