@@ -18,7 +18,6 @@ import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from tables.models import Seat
@@ -31,15 +30,13 @@ from .table_view import PotView, SeatView, TableView, TurnClock
 from .viewer_view import ViewerView
 
 
-@dataclass(frozen=True)
-class HandLogModel:
+class HandLogModel(NamedTuple):
     hand_number: int | None
     lines: tuple[LogLine, ...]
     dealt_line: LogLine | None  # the viewer's own line in its slot (None on the public log)
 
 
-@dataclass(frozen=True)
-class SeatHeadModel:
+class SeatHeadModel(NamedTuple):
     """A taken seat box's element and name line (``seat_head``): who sits there, whose turn it is."""
 
     number: int
@@ -52,8 +49,7 @@ class SeatHeadModel:
     disconnected: bool
 
 
-@dataclass(frozen=True)
-class SeatBodyModel:
+class SeatBodyModel(NamedTuple):
     """A taken seat box's cards and what it says under them (``seat_body``)."""
 
     cards: tuple[CardView, ...]
@@ -63,21 +59,18 @@ class SeatBodyModel:
     status: str
 
 
-@dataclass(frozen=True)
-class SeatClockModel:
+class SeatClockModel(NamedTuple):
     """The turn's countdown on a seat, or its time bank (``seat_clock``)."""
 
     clock: TurnClock | None  # only while it is this seat's turn
     time_bank_seconds: int | None
 
 
-@dataclass(frozen=True)
-class DealtModel:
+class DealtModel(NamedTuple):
     line: LogLine
 
 
-@dataclass(frozen=True)
-class FeltCenterModel:
+class FeltCenterModel(NamedTuple):
     """The middle of the felt: the hand's title, board and pots (``felt_center``)."""
 
     hand_number: int | None  # None: no hand yet
@@ -88,8 +81,7 @@ class FeltCenterModel:
     pots: tuple[PotView, ...] = ()
 
 
-@dataclass(frozen=True)
-class SeatExtrasModel:
+class SeatExtrasModel(NamedTuple):
     """What the felt draws at a seat besides its box: its bet and the dealer button (``seat_extras``)."""
 
     number: int
@@ -99,16 +91,14 @@ class SeatExtrasModel:
     dead_button: bool
 
 
-@dataclass(frozen=True)
-class FeltCloseModel:
+class FeltCloseModel(NamedTuple):
     """The fair-deal line under the felt (``felt_close``)."""
 
     merkle_root: str
     next_seed_commitment: str
 
 
-@dataclass(frozen=True)
-class ControlsOpenModel:
+class ControlsOpenModel(NamedTuple):
     """The controls' element itself, its data attributes (``controls_open``; the sequence: a slot)."""
 
     hand_number: int | None
@@ -118,8 +108,7 @@ class ControlsOpenModel:
     stack_and_bet: tuple[int | None, int] | None  # the own seat's, shown with the controls
 
 
-@dataclass(frozen=True)
-class ControlsBodyModel:
+class ControlsBodyModel(NamedTuple):
     """The buttons, the offer to show, or the line saying whom the viewer waits for (``controls_body``:
     the sequence and whom, slots)."""
 
@@ -128,8 +117,7 @@ class ControlsBodyModel:
     waiting: bool  # the viewer is in the hand, waiting for another's turn
 
 
-@dataclass(frozen=True)
-class SeatPanelModel:
+class SeatPanelModel(NamedTuple):
     """The seat panel of a seated viewer (the panel of one without a seat has no model), but
     for its two pieces that move with the stack: they go into slots (``SeatSummaryModel``,
     ``TopUpModel``)."""
@@ -150,8 +138,7 @@ class SeatPanelModel:
     allowance: Allowance | None  # RULES 6.5: protected all-ins left
 
 
-@dataclass(frozen=True)
-class SeatSummaryModel:
+class SeatSummaryModel(NamedTuple):
     """The seat panel's line on the seat: its number, stack and state (``seat_summary``)."""
 
     number: int
@@ -162,8 +149,7 @@ class SeatSummaryModel:
     leave_after_hand: bool
 
 
-@dataclass(frozen=True)
-class TopUpModel:
+class TopUpModel(NamedTuple):
     """The seat panel's form to add chips (``top_up_form``)."""
 
     state: str

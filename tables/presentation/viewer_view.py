@@ -11,7 +11,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -116,15 +115,15 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     assert own_seat is not None and public_hand is not None
     projection = views.of(hand_seat)
     played = next(played for played in projection["seats"] if played["seat"] == hand_seat)
-    won = own_seat.won > 0
-    best = _best_so_far(played, projection["board"])
-    if best is not None:
-        me.readout = HandReadout(best[0], card_views(best[1], best=best[1]))
-    best_cards = best[1] if best else ()
-    me.my_cards = card_views(played["cards"] or (), public_hand.winning_cards if won else (), best_cards)
-    if me.my_cards:
-        own_seat.cards, own_seat.face_down = me.my_cards, 0
-        me.dealt_line = LogLine(dealt_to_you(), "private", card_views(played["cards"]))
+    cards = tuple(played["cards"] or ())
+    won = frozenset(card for card in cards if card in public_hand.winning_cards) if own_seat.won > 0 else frozenset()
+    folded = played["status"] == PlayerStatus.FOLDED
+    own = _own_cards(cards, tuple(projection["board"]), folded, won, get_language())
+    me.readout = own.readout
+    me.my_cards = list(own.my_cards)
+    if own.my_cards:
+        own_seat.cards, own_seat.face_down = list(own.my_cards), 0
+        me.dealt_line = own.dealt_line
     running = not public_hand.is_over
     me.can_show_cards = not running and engine.can_show_uncontested(hand_seat)
     me.in_running_hand = running and played["status"] == PlayerStatus.ACTIVE
@@ -132,20 +131,30 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
         me.controls = action_controls(projection, hand.sequence)
 
 
-def _best_so_far(played: dict[str, Any], board: list[str]) -> tuple[str, list[str]] | None:
-    """The words and five cards of the viewer's best hand, once there is a flop and while they hold cards."""
-    if len(board) < 3 or not played["cards"] or played["status"] == PlayerStatus.FOLDED:
-        return None
-    words, cards = _best_of(tuple(played["cards"]), tuple(board), get_language())
-    return words, list(cards)
+@dataclass(frozen=True)
+class _OwnCards:
+    readout: HandReadout | None
+    my_cards: tuple[CardView, ...]
+    dealt_line: LogLine | None
 
 
 @lru_cache(maxsize=4096)
-def _best_of(cards: tuple[str, ...], board: tuple[str, ...], language: str | None) -> tuple[str, tuple[str, ...]]:
-    """The same cards and board make the same best hand: worked out once per street and language,
-    not on every action of it (``language``: the active one, which words it)."""
-    best = best_hand(parse_cards(cards), parse_cards(board))
-    return hand_in_words(best.words), tuple(format_cards(best.value.cards))
+def _own_cards(
+    cards: tuple[str, ...], board: tuple[str, ...], folded: bool, won: frozenset[str], language: str | None
+) -> _OwnCards:
+    """What the viewer's own cards show them: their best hand so far in words and cards, from
+    the flop on while they hold cards (RULES 5.2), their cards marked (``won``: those of the
+    winning five), and their "Dealt to you" line. The same cards, board and language make the
+    same: worked out once per street, not for every action of it (``language``: the active one)."""
+    readout: HandReadout | None = None
+    best_cards: tuple[str, ...] = ()
+    if len(board) >= 3 and cards and not folded:
+        best = best_hand(parse_cards(cards), parse_cards(board))
+        best_cards = tuple(format_cards(best.value.cards))
+        readout = HandReadout(hand_in_words(best.words), card_views(best_cards, best=best_cards))
+    my_cards = tuple(card_views(cards, won, best_cards))
+    dealt_line = LogLine(dealt_to_you(), "private", card_views(cards)) if cards else None
+    return _OwnCards(readout, my_cards, dealt_line)
 
 
 def _add_waiting(me: ViewerView, public: TableView, user_id: int, free_for_me: int) -> None:
