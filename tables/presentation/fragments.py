@@ -61,6 +61,7 @@ SEQUENCE_SLOT = "sequence-slot"
 VERSION_SLOT = "version-slot"
 SUMMARY_SLOT = "seat-summary-slot"
 TOP_UP_SLOT = "top-up-slot"
+LEAVE_CONFIRM_SLOT = "leave-confirm-slot"
 
 
 class _UiMacros(Protocol):
@@ -93,6 +94,7 @@ class _SeatPanelMacros(Protocol):
 
     def seat_summary(self, seat: object) -> Markup: ...
     def top_up_form(self, seat: object, me: ViewerView, view: TableView, request_id: str) -> Markup: ...
+    def leave_confirm(self, in_running_hand: bool) -> Markup: ...
 
 
 class _ControlsMacros(Protocol):
@@ -245,13 +247,15 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
 
 
 def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | None, context: dict[str, object]) -> str:
-    """The seat panel; a seated viewer's from the panel kept with slots for its two pieces that
-    move with the stack (its summary line and the form to add chips), each rendered on its own."""
+    """The seat panel; a seated viewer's from the panel kept with slots for its pieces that move
+    with the stack (its summary line and the form to add chips) or the hand (what leaving asks
+    to confirm), each rendered on its own."""
     seat = me.seat
     if memo is None or seat is None:
         model = seat_panel_model(view, me, request_id)
         return reuse_or_render(memo, "seat-panel", model, lambda: _render("tables/seat_panel.html", context))
-    slotted = {**context, "slots": {"summary": SUMMARY_SLOT, "top_up": TOP_UP_SLOT}}
+    slots = {"summary": SUMMARY_SLOT, "top_up": TOP_UP_SLOT, "leave_confirm": LEAVE_CONFIRM_SLOT}
+    slotted = {**context, "slots": slots}
     panel = reuse_or_render(
         memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", slotted)
     )
@@ -263,7 +267,11 @@ def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | N
         top_up_model(view, me, seat, request_id),
         lambda: str(parts.top_up_form(seat, me, view, request_id)),
     )
-    return panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1)
+    in_hand = me.in_running_hand
+    confirm = reuse_or_render(memo, "leave-confirm", in_hand, lambda: str(parts.leave_confirm(in_hand)))
+    return (
+        panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1).replace(LEAVE_CONFIRM_SLOT, confirm, 1)
+    )
 
 
 def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:

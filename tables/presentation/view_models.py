@@ -119,8 +119,8 @@ class ControlsBodyModel(NamedTuple):
 
 class SeatPanelModel(NamedTuple):
     """The seat panel of a seated viewer (the panel of one without a seat has no model), but
-    for its two pieces that move with the stack: they go into slots (``SeatSummaryModel``,
-    ``TopUpModel``)."""
+    for its pieces that move with the stack or the hand: they go into slots (``SeatSummaryModel``,
+    ``TopUpModel``, and what leaving asks to confirm, by whether the viewer is in a running hand)."""
 
     table_id: int
     number: int
@@ -132,7 +132,6 @@ class SeatPanelModel(NamedTuple):
     next_seed_commitment: str
     min_buy_in: int
     max_buy_in: int
-    in_running_hand: bool
     request_id: str
     note: str  # what the seat's owner should read on it (``Seat.note``)
     allowance: Allowance | None  # RULES 6.5: protected all-ins left
@@ -233,7 +232,6 @@ def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPa
         next_seed_commitment=table.next_seed_commitment,
         min_buy_in=table.min_buy_in,
         max_buy_in=table.max_buy_in,
-        in_running_hand=me.in_running_hand,
         request_id=request_id,
         note=seat.note,
         allowance=me.allowance,
