@@ -34,6 +34,7 @@ from .table_view import SeatView, TableView
 from .view_models import (
     ControlsBodyModel,
     Memo,
+    Rendered,
     controls_body_model,
     controls_open_model,
     dealt_model,
@@ -126,19 +127,29 @@ def public_fragments(view: TableView, memo: Memo | None = None) -> dict[str, str
 
 def _hand_log(view: TableView, memo: Memo) -> str:
     """The public hand log put together as ``hand_log.html`` puts it: its lines are kept
-    (``_log_line_html``), only a new one is rendered."""
+    (``_log_line_html``), only a new one is rendered, and the lines shown last are joined
+    already: an action adds its own to them."""
     ui, language = _macros(), get_language()
     has_lines = bool(view.log)
     opening = reuse_or_render(memo, "log-open", (view.hand.number if view.hand else None, has_lines),
                               lambda: str(ui.hand_log_open(view)))  # fmt: skip
     closing = reuse_or_render(memo, "log-close", has_lines, lambda: str(ui.hand_log_close(view)))
-    lines = [
+    lines = tuple(view.log)
+    kept = memo.get("log-lines", [])
+    start, joined = 0, []
+    if kept:
+        shown = cast(tuple[LogLine, ...], kept[-1].model)
+        if len(shown) <= len(lines) and lines[: len(shown)] == shown:
+            start, joined = len(shown), [kept[-1].html] if shown else []
+    joined += [
         reuse_or_render(memo, "dealt-slot", True, lambda: str(ui.dealt_line(None)))
         if line.kind == "dealt-slot"
         else _log_line_html(line, language)
-        for line in view.log
+        for line in lines[start:]
     ]
-    return (opening + "\n".join(lines) + closing).strip()
+    body = "\n".join(joined)
+    memo["log-lines"] = [Rendered(lines, body)]
+    return (opening + body + closing).strip()
 
 
 def _felt(view: TableView, memo: Memo) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.utils.translation import get_language
 
@@ -51,17 +52,41 @@ def log_lines(events: Sequence[Event], dealt_slot: bool = False) -> list[LogLine
     # line before it). The hand's starting stacks word only its end, which has no line.
     said = (get_language(), tuple(words.names.items()))
     said_of_awards = (*said, words.pot_count)
-    lines: list[LogLine] = []
+    # The lines of the events before these, worded for the same hand in the same words (kept
+    # by the last call): a held hand's log is the same event objects with new ones appended.
+    # The events kept are compared, not only their count: another viewer's log of the same hand
+    # holds other copies of the deal (``visible_events``), equal only where what they show is.
+    key = (id(events[0]), said_of_awards, dealt_slot)
+    kept = _so_far.get(key)
+    start, lines = 0, []
+    if kept is not None and len(kept.events) <= len(events) and tuple(events[: len(kept.events)]) == kept.events:
+        start, lines, dealt_slot = len(kept.events), list(kept.lines), kept.dealt_slot
     dealt = EventType.HOLE_CARDS_DEALT  # looked up once: an enum class lookup costs more than the test
     awarded = EventType.POT_AWARDED
-    for event in events:
+    for event in events[start:]:
         kind = event["type"]
         if kind == dealt and dealt_slot:
             dealt_slot = False
             lines.append(DEALT_SLOT)
             continue
         lines += _event_lines(words, said_of_awards if kind == awarded else said, event)
+    if len(_so_far) >= SO_FAR_KEPT:
+        _so_far.clear()
+    _so_far[key] = _SoFar(tuple(events), tuple(lines), dealt_slot)
     return lines
+
+
+class _SoFar(NamedTuple):
+    """A hand's log lines up to an event (its events held, so the id in the key is not reused
+    while kept)."""
+
+    events: tuple[Event, ...]
+    lines: tuple[LogLine, ...]
+    dealt_slot: bool  # the deal's slot is still to come
+
+
+_so_far: dict[tuple[int, tuple[object, ...], bool], _SoFar] = {}
+SO_FAR_KEPT = 2_000
 
 
 DEALT_SLOT = LogLine("", "dealt-slot")

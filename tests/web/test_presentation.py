@@ -123,6 +123,33 @@ def test_the_log_tells_the_hand_and_shows_hole_cards_only_to_their_owner():
         assert [card.text for line in dealt for card in line.cards] == own
 
 
+def test_a_growing_log_words_only_its_new_events_and_says_what_wording_all_of_it_says():
+    """A held hand's log is the same events with new ones appended: each call words only those
+    after the lines it kept, and gives exactly the lines of the whole log worded afresh."""
+    from tables.presentation import log_lines as module
+
+    hand = heads_up_hand()
+    moves = [(1, "raise", 6), (2, "call", None)] + [(2, "check", None), (1, "check", None)] * 3
+    worded: list[int] = []
+    real = module._event_lines
+    module._event_lines = lambda words, said, event: worded.append(1) or real(words, said, event)
+    try:
+        for seat, kind, amount in [(None, None, None), *moves]:
+            if seat is not None:
+                hand.apply(Action(seat, ActionKind(kind), amount))
+            worded.clear()
+            grown = log_lines(hand.events, dealt_slot=True)
+            added = len(worded)
+            module._so_far.clear(), module._worded.clear()
+            assert grown == log_lines(hand.events, dealt_slot=True)
+            # The new events only; the hand's end goes over them all (a pot's award is worded by
+            # how many pots there are), from the lines kept per event.
+            assert added <= (len(hand.events) if seat is None or hand.is_over else 8)
+    finally:
+        module._event_lines = real
+    assert hand.is_over
+
+
 def test_rule_2_9_the_log_names_a_dead_small_blind_and_a_dead_button():
     def opening_lines(button, small_blind_seat, big_blind_seat):
         config = HandConfig(
