@@ -38,8 +38,9 @@ from .view_models import (
     controls_body_model,
     controls_open_model,
     dealt_model,
-    felt_center_model,
+    felt_board_model,
     felt_close_model,
+    felt_pot_model,
     hand_log_model,
     reuse_or_render,
     seat_body_model,
@@ -63,6 +64,7 @@ VERSION_SLOT = "version-slot"
 SUMMARY_SLOT = "seat-summary-slot"
 TOP_UP_SLOT = "top-up-slot"
 LEAVE_CONFIRM_SLOT = "leave-confirm-slot"
+SEED_SLOT = "seed-commitment-slot"
 
 
 class _UiMacros(Protocol):
@@ -85,7 +87,8 @@ class _FeltMacros(Protocol):
     """The felt's pieces (``tables/felt_parts.html``)."""
 
     def felt_open(self, view: TableView, version: object) -> Markup: ...
-    def felt_center(self, view: TableView) -> Markup: ...
+    def felt_board(self, view: TableView) -> Markup: ...
+    def felt_pot(self, view: TableView) -> Markup: ...
     def seat_extras(self, seat: SeatView, dead_button: bool) -> Markup: ...
     def felt_close(self, view: TableView) -> Markup: ...
 
@@ -159,7 +162,8 @@ def _felt(view: TableView, memo: Memo) -> str:
     seat_count = view.table.seat_count
     opening = reuse_or_render(memo, "felt-open", seat_count, lambda: str(parts.felt_open(view, VERSION_SLOT)))
     html = [opening.replace(VERSION_SLOT, str(view.version), 1)]
-    html.append(reuse_or_render(memo, "felt-center", felt_center_model(view), lambda: str(parts.felt_center(view))))
+    html.append(reuse_or_render(memo, "felt-board", felt_board_model(view), lambda: str(parts.felt_board(view))))
+    html.append(reuse_or_render(memo, "felt-pot", felt_pot_model(view), lambda: str(parts.felt_pot(view))))
     boxes = _seat_boxes(view, None, memo)
     for seat in view.seats:
         html.append(boxes[seat.number])
@@ -260,12 +264,12 @@ def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Me
 def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | None, context: dict[str, object]) -> str:
     """The seat panel; a seated viewer's from the panel kept with slots for its pieces that move
     with the stack (its summary line and the form to add chips) or the hand (what leaving asks
-    to confirm), each rendered on its own."""
+    to confirm, the commitment to the next hand's seed), each rendered on its own."""
     seat = me.seat
     if memo is None or seat is None:
         model = seat_panel_model(view, me, request_id)
         return reuse_or_render(memo, "seat-panel", model, lambda: _render("tables/seat_panel.html", context))
-    slots = {"summary": SUMMARY_SLOT, "top_up": TOP_UP_SLOT, "leave_confirm": LEAVE_CONFIRM_SLOT}
+    slots = {"summary": SUMMARY_SLOT, "top_up": TOP_UP_SLOT, "leave_confirm": LEAVE_CONFIRM_SLOT, "seed": SEED_SLOT}
     slotted = {**context, "slots": slots}
     panel = reuse_or_render(
         memo, "seat-panel", seat_panel_model(view, me, request_id), lambda: _render("tables/seat_panel.html", slotted)
@@ -280,9 +284,9 @@ def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | N
     )
     in_hand = me.in_running_hand
     confirm = reuse_or_render(memo, "leave-confirm", in_hand, lambda: str(parts.leave_confirm(in_hand)))
-    return (
-        panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1).replace(LEAVE_CONFIRM_SLOT, confirm, 1)
-    )
+    seed = str(escape(view.table.next_seed_commitment))  # each hand's, in its form's two places
+    html = panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1)
+    return html.replace(LEAVE_CONFIRM_SLOT, confirm, 1).replace(SEED_SLOT, seed, 2)
 
 
 def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
@@ -364,9 +368,20 @@ def _macros() -> _UiMacros:
 
 
 def _template(name: str) -> jinja2.Template:
+    """The fragment template ``name``; held here once loaded unless templates reload as they
+    change (``auto_reload``: under DEBUG), for every change's screens ask for several."""
+    found = _templates.get(name)
+    if found is not None:
+        return found
     backend = engines["fragments"]
     assert isinstance(backend, Jinja2)  # settings.TEMPLATES: the fragments are Jinja2's
-    return backend.env.get_template(name)
+    template = backend.env.get_template(name)
+    if not backend.env.auto_reload:
+        _templates[name] = template
+    return template
+
+
+_templates: dict[str, jinja2.Template] = {}
 
 
 def render_fragment(name: str, context: Mapping[str, object]) -> str:

@@ -70,13 +70,20 @@ class DealtModel(NamedTuple):
     line: LogLine
 
 
-class FeltCenterModel(NamedTuple):
-    """The middle of the felt: the hand's title, board and pots (``felt_center``)."""
+class FeltBoardModel(NamedTuple):
+    """The middle of the felt but its pot: the hand's title and board (``felt_board``)."""
 
     hand_number: int | None  # None: no hand yet
     is_over: bool = False
     street: str = ""
     board: tuple[CardView, ...] = ()
+
+
+class FeltPotModel(NamedTuple):
+    """The pot in the middle of the felt, and its side pots (``felt_pot``)."""
+
+    has_hand: bool
+    is_over: bool = False
     total_pot: int = 0
     pots: tuple[PotView, ...] = ()
 
@@ -120,7 +127,8 @@ class ControlsBodyModel(NamedTuple):
 class SeatPanelModel(NamedTuple):
     """The seat panel of a seated viewer (the panel of one without a seat has no model), but
     for its pieces that move with the stack or the hand: they go into slots (``SeatSummaryModel``,
-    ``TopUpModel``, and what leaving asks to confirm, by whether the viewer is in a running hand)."""
+    ``TopUpModel``, what leaving asks to confirm, by whether the viewer is in a running hand, and
+    the commitment to the next hand's seed)."""
 
     table_id: int
     number: int
@@ -129,7 +137,6 @@ class SeatPanelModel(NamedTuple):
     leave_after_hand: bool
     sit_out_next_big_blind: bool
     auto_top_up_to: int
-    next_seed_commitment: str
     min_buy_in: int
     max_buy_in: int
     request_id: str
@@ -180,11 +187,18 @@ def dealt_model(me: ViewerView) -> DealtModel | None:
     return None if me.dealt_line is None else DealtModel(me.dealt_line)
 
 
-def felt_center_model(view: TableView) -> FeltCenterModel:
+def felt_board_model(view: TableView) -> FeltBoardModel:
     hand = view.hand
     if hand is None:
-        return FeltCenterModel(None)
-    return FeltCenterModel(hand.number, hand.is_over, hand.street, tuple(hand.board), hand.total_pot, tuple(hand.pots))
+        return FeltBoardModel(None)
+    return FeltBoardModel(hand.number, hand.is_over, hand.street, tuple(hand.board))
+
+
+def felt_pot_model(view: TableView) -> FeltPotModel:
+    hand = view.hand
+    if hand is None:
+        return FeltPotModel(False)
+    return FeltPotModel(True, hand.is_over, hand.total_pot, tuple(hand.pots))
 
 
 def seat_extras_model(view: TableView, seat: SeatView) -> SeatExtrasModel:
@@ -229,7 +243,6 @@ def seat_panel_model(view: TableView, me: ViewerView, request_id: str) -> SeatPa
         leave_after_hand=seat.leave_after_hand,
         sit_out_next_big_blind=seat.sit_out_next_big_blind,
         auto_top_up_to=seat.auto_top_up_to,
-        next_seed_commitment=table.next_seed_commitment,
         min_buy_in=table.min_buy_in,
         max_buy_in=table.max_buy_in,
         request_id=request_id,

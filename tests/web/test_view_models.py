@@ -116,6 +116,13 @@ def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_play
     # and of the seat to act (its head and clock), not the 4 pieces of every seat's (6 * 4 * 3).
     assert all(change.count("_seat_piece") <= 5 * 3 for change in renders[:-1])
     assert all(change.count("_seat_extras_html") <= 2 * 2 for change in renders[:-1])
+    # The next hand's deal: every seat's cards and the commitment to the next seed are new,
+    # and go into the pieces and slots of the panels kept.
+    Table.objects.filter(pk=table.pk).update(next_hand_at=None)
+    start_hand(table)
+    rendered.clear()
+    screens(load_table_state(table.pk), timezone.now(), memo)
+    assert "tables/seat_panel.html" not in rendered and "_seat_piece" in rendered
 
 
 def test_a_sockets_snapshot_reuses_what_the_tables_last_change_rendered(make_player, make_table, monkeypatch):
