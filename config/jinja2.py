@@ -11,7 +11,7 @@ directly; outside it they ask Django as usual.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -21,6 +21,8 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 from jinja2 import Environment
+from jinja2.runtime import Macro
+from markupsafe import Markup
 
 from config.numbers import chips, signed_chips
 
@@ -52,6 +54,24 @@ def _ngettext(singular: str, plural: str, number: int) -> str:
     return catalogue.ngettext(singular, plural, number)  # type: ignore[attr-defined]
 
 
+def _kept(macro: Macro, *args: Hashable) -> Markup:
+    """What ``macro`` draws for ``args`` (immutable values) in the active language, drawn once:
+    the same card, say, appears in many pieces of every change's screens. The catalogue found
+    for the render names the language (one per language), else Django finds it."""
+    return _drawn(macro, args, _catalogue.get() or translation.get_language())
+
+
+@lru_cache(maxsize=4096)
+def _drawn(macro: Macro, args: tuple[Hashable, ...], _language: object) -> Markup:
+    return Markup(macro(*args))
+
+
+def _chips(amount: int | None) -> str:
+    """``chips`` in the language of the render's catalogue (no lookup of the active one)."""
+    catalogue = _catalogue.get()
+    return chips(amount, catalogue.language() if catalogue is not None else None)  # type: ignore[attr-defined]
+
+
 def _url(name: str, args=()) -> str:
     """``reverse``, remembered: a fragment asks for the same few addresses on every render."""
     return _reverse(name, tuple(args), get_script_prefix())
@@ -71,6 +91,6 @@ def environment(**options) -> Environment:
         pgettext=translation.pgettext,
         npgettext=translation.npgettext,
     )
-    env.globals.update(url=_url, static=static)
-    env.filters.update(chips=chips, signed_chips=signed_chips)  # "1,000" / "1.000": config.numbers
+    env.globals.update(url=_url, static=static, kept=_kept)
+    env.filters.update(chips=_chips, signed_chips=signed_chips)  # "1,000" / "1.000": config.numbers
     return env

@@ -8,15 +8,15 @@ from django.utils.formats import get_format, number_format
 from django.utils.translation import get_language
 
 
-def chips(amount: int | None) -> str:
-    """ "12,500" / "12.500"; None stays empty."""
+def chips(amount: int | None, language: str | None = None) -> str:
+    """ "12,500" / "12.500"; None stays empty. ``language``: the active one when not given."""
     if amount is None:
         return ""
     if type(amount) is not int:  # a decimal or a string: Django's general formatting
         return number_format(amount, force_grouping=True)
     # Every screen writes dozens of amounts: an integer is grouped by threes (every language
     # of the room, config/formats) without looking the format up again for each one.
-    return f"{amount:,}".replace(",", _thousands_separator(get_language()))
+    return f"{amount:,}".replace(",", _thousands_separator(language or get_language()))
 
 
 @lru_cache(maxsize=16)

@@ -67,17 +67,17 @@ def screens(
         return views[language]
 
     public: dict[str, dict[str, str]] = {}
-    for language in public_languages:
+    languages_of = {seat.player_id: language_of_user(seat.player) for seat in state.seats.values()}
+    own: dict[int, dict[str, str]] = {}
+    for language in dict.fromkeys([*public_languages, *languages_of.values()]):  # each made active once
         with translation.override(language):
-            public[language] = public_fragments(view_in(language), _audience(memo, f"{table_id}|{language}"))
-    players, languages_of = {}, {}
-    for seat in state.seats.values():
-        language = language_of_user(seat.player)
-        with translation.override(language):
-            view = view_in(language)
-            own_memo = _audience(memo, f"{table_id}|{seat.player_id}|{language}")
-            players[seat.player_id] = viewer_fragments(view, viewer_view(state, view, seat.player_id), memo=own_memo)
-        languages_of[seat.player_id] = language
+            view = views[language] = public_view(state, now)
+            if language in public_languages:
+                public[language] = public_fragments(view, _audience(memo, f"{table_id}|{language}"))
+            for player_id in (player for player, spoken in languages_of.items() if spoken == language):
+                own_memo = _audience(memo, f"{table_id}|{player_id}|{language}")
+                own[player_id] = viewer_fragments(view, viewer_view(state, view, player_id), memo=own_memo)
+    players = {player_id: own[player_id] for player_id in languages_of}  # in the order of the seats
     return Screens(state.version, public, players, languages_of, spectator_key(view_in(settings.LANGUAGE_CODE)))
 
 

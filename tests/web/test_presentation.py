@@ -215,3 +215,33 @@ def test_seats_go_clockwise_around_the_oval_with_the_viewer_at_the_bottom(seat_c
         assert len({(point.x, point.y) for point in points.values()}) == seat_count
         if seat_count > 2:
             assert points[3].x < 50  # the next seat clockwise is to the viewer's left on screen
+
+
+def test_a_card_drawn_once_is_drawn_again_in_each_language_and_for_each_highlight():
+    """``kept`` draws a macro once per arguments and language: a card first drawn in English is
+    still named in Spanish on a Spanish screen, and its winning mark is not lost."""
+    from django.utils import translation
+
+    from config.jinja2 import fragment_translations
+
+    env = engines["fragments"].env
+    template = env.from_string('{% from "tables/ui.html" import card %}{{ kept(card, c) }}')
+    drawn = {}
+    for language in ("en", "es", "en", "es"):
+        for highlighted in (False, True):
+            with translation.override(language), fragment_translations():
+                drawn[language, highlighted] = template.render(c=card_view("Kd", highlighted=highlighted))
+    assert 'aria-label="King of diamonds"' in drawn["en", False]
+    assert 'aria-label="Rey de diamantes"' in drawn["es", False]
+    assert "winning" in drawn["en", True] and "winning" not in drawn["en", False]
+    with translation.override("es"):  # outside a fragment's render: Django's active language
+        assert "Rey de diamantes" in template.render(c=card_view("Kd"))
+    # The same arguments in two languages: drawn in each.
+    confirm = env.from_string(
+        '{% from "tables/seat_panel_parts.html" import leave_confirm %}{{ kept(leave_confirm, x) }}'
+    )
+    said = []
+    for language in ("en", "es"):
+        with translation.override(language), fragment_translations():
+            said.append(confirm.render(x=True))
+    assert said[0].startswith("Leave the table?") and said[1].startswith("¿")
