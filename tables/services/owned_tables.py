@@ -1,10 +1,10 @@
 """One owner per table: the process that wrote a table's last action keeps its rows, and applies
 the next action from memory, writing it in one round trip.
 
-Once the table's row lock is held, one statement reads a stamp of every row an action reads: the
-table's, the running hand's and each seat's and its player's ``xmin`` (the transaction that
-wrote that version of the row; any write makes a new one), with the table's version and the
-hand's sequence. When the stamp is the one this process left after its own last write, the
+In one round trip the table's row lock is taken and, once it is held, a stamp is read of every
+row an action reads: the table's, the running hand's and each seat's and its player's ``xmin``
+(the transaction that wrote that version of the row; any write makes a new one), with the
+table's version and the hand's sequence. When the stamp is the one this process left after its own last write, the
 rows it holds are the rows in the database, and the action is applied to them without
 reading them again; otherwise (another process or path wrote the table since, or nothing is
 held) they are read as before. The action is then written in one statement: its events, the
@@ -74,16 +74,11 @@ def _names() -> dict[str, str]:
     }
 
 
-_LOCK_SQL = "SELECT 1 FROM {table} WHERE id = %s FOR UPDATE"
-# Read once the lock is held, in a statement of its own: a statement that waited for the lock
-# sees the rows it does not lock as they were before the writer it waited for committed.
-_STAMP_SQL = """
-SELECT t.xmin::text, t.version, h.id, h.xmin::text, h.sequence,
-       (SELECT coalesce(string_agg(s.id::text || ':' || s.xmin::text || ':' || u.xmin::text, ',' ORDER BY s.id), '')
-          FROM {seat} s JOIN {user} u ON u.id = s.player_id WHERE s.table_id = t.id)
-  FROM {table} t LEFT JOIN {hand} h ON h.table_id = t.id AND h.state = %s
- WHERE t.id = %s
-"""
+# The lock and then the stamp, in one round trip: a function (migration 0017) whose second
+# statement takes its own snapshot once the lock is held (a single statement that waited for
+# the lock would see the rows it does not lock as they were before the writer it waited for
+# committed). No row: the table does not exist.
+_LOCK_AND_STAMP_SQL = "SELECT * FROM tables_lock_and_stamp(%s, %s)"
 
 
 def on_postgresql() -> bool:
@@ -125,13 +120,11 @@ def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
         if table is None:
             raise TableError(gettext("That table does not exist."))
         return table, running_hand(table), list(Seat.objects.filter(table=table).select_related("player")), None
-    names = _names()
     with bound_cursor() as cursor:
-        cursor.execute(_LOCK_SQL.format(**names), [table_id])
-        if cursor.fetchone() is None:
-            raise TableError(gettext("That table does not exist."))
-        cursor.execute(_STAMP_SQL.format(**names), [Hand.State.RUNNING, table_id])
+        cursor.execute(_LOCK_AND_STAMP_SQL, [table_id, Hand.State.RUNNING])
         row = cursor.fetchone()
+    if row is None:
+        raise TableError(gettext("That table does not exist."))
     stamp = Stamp(row[0], row[1], row[2], row[3], row[4], _parse_seats(row[5]))
     with _lock:
         held = _held.pop(table_id, None)
