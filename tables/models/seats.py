@@ -117,3 +117,9 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.number} ({self.player})"
+
+    @property
+    def state_label(self) -> str:
+        """The state's name in the active language (what ``get_state_display`` says, without
+        building the field's choices again on every call: the seat panel shows it on each change)."""
+        return str(self.State(self.state).label)

@@ -42,6 +42,7 @@ from .view_models import (
     felt_close_model,
     felt_pot_model,
     hand_log_model,
+    joined,
     reuse_or_render,
     seat_body_model,
     seat_clock_model,
@@ -202,15 +203,18 @@ def _seat_box(view: TableView, seat: SeatView, memo: Memo | None, key: str) -> s
             memo, key, (seat.number, seats_open), partial(_seat_piece, "free_seat", seat, seats_open)
         )
     clock = view.clock
-    return (
-        reuse_or_render(memo, f"{key}-head", seat_head_model(seat), partial(_seat_piece, "seat_head", seat))
-        + reuse_or_render(memo, f"{key}-stack", seat.stack, partial(_seat_piece, "seat_stack", seat))
-        + reuse_or_render(memo, f"{key}-body", seat_body_model(seat), partial(_seat_piece, "seat_body", seat))
-        + reuse_or_render(
+    parts = (
+        reuse_or_render(memo, f"{key}-head", seat_head_model(seat), partial(_seat_piece, "seat_head", seat)),
+        reuse_or_render(memo, f"{key}-stack", seat.stack, partial(_seat_piece, "seat_stack", seat)),
+        reuse_or_render(memo, f"{key}-body", seat_body_model(seat), partial(_seat_piece, "seat_body", seat)),
+        reuse_or_render(
             memo, f"{key}-clock", seat_clock_model(view, seat), partial(_seat_piece, "seat_clock", seat, clock)
-        )
-        + "</div>"
+        ),
+        "</div>",
     )
+    # The viewer's own box is a fragment of its own (its digest sent): the same string while its
+    # pieces are. A box on the felt is only a part of the felt's HTML.
+    return joined(memo, key, parts) if key == "own-seat" else "".join(parts)
 
 
 def _seat_piece(piece: str, *args: object) -> str:
@@ -285,6 +289,11 @@ def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | N
     in_hand = me.in_running_hand
     confirm = reuse_or_render(memo, "leave-confirm", in_hand, lambda: str(parts.leave_confirm(in_hand)))
     seed = str(escape(view.table.next_seed_commitment))  # each hand's, in its form's two places
+    pieces = (panel, summary, top_up, confirm, seed)  # the same string while they are (``joined``)
+    return reuse_or_render(memo, "seat-panel+", pieces, partial(_fill_panel, *pieces))
+
+
+def _fill_panel(panel: str, summary: str, top_up: str, confirm: str, seed: str) -> str:
     html = panel.replace(SUMMARY_SLOT, summary, 1).replace(TOP_UP_SLOT, top_up, 1)
     return html.replace(LEAVE_CONFIRM_SLOT, confirm, 1).replace(SEED_SLOT, seed, 2)
 
@@ -311,7 +320,8 @@ def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
     my_cards = reuse_or_render(memo, "my-cards", cards, lambda: str(parts.my_cards(me.my_cards))) if cards else ""
     readout = me.readout
     said = reuse_or_render(memo, "readout", readout, lambda: str(parts.readout(readout))) if readout else ""
-    return (opening + my_cards + said + body + "\n</div>").strip()
+    pieces = (opening, my_cards, said, body)  # the same string while they are (``joined``)
+    return reuse_or_render(memo, "controls+", pieces, lambda: ("".join(pieces) + "\n</div>").strip())
 
 
 def _controls_body_html(parts: _ControlsMacros, model: ControlsBodyModel) -> str:

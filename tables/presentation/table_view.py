@@ -160,7 +160,7 @@ def _seat_status(seat: Seat) -> str:
         )
     if seat.state == Seat.State.PLAYING:
         return ""
-    return str(seat.get_state_display())
+    return seat.state_label
 
 
 def _add_hand(view: TableView, state: TableState, now: datetime) -> None:

@@ -211,3 +211,37 @@ def test_a_hands_end_screens_take_the_settled_engine_and_word_only_its_new_lines
         assert 0 < len(worded) <= 2 * (len(state.events) - events_before)  # the new events, in each language
     assert state.hand.state == "complete"
     assert state.events == rebuild(state.hand).events  # the settled engine is the log replayed
+
+
+def test_a_players_fragments_put_together_again_from_the_same_pieces_are_the_same_strings(
+    make_player, make_table, monkeypatch
+):
+    """The own seat, the controls and the seat panel are put together from pieces on every
+    change; while the pieces are the same, so is the string (``view_models.joined``), and the
+    digest worked out when it was first sent is found again instead of hashing equal HTML."""
+    from tables.presentation import deltas
+
+    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    memo = RenderedFragments()
+    start_hand(table)
+    state, now = load_table_state(table.pk), timezone.now()
+    first = screens(state, now, memo)
+    again = screens(state, now, memo)
+    composed = ("own-seat", "controls", "seat-panel")
+    for user_id, own in first.players.items():
+        for key in composed:
+            assert again.players[user_id][key] is own[key], key
+            assert own[key] == screens(state, now).players[user_id][key]  # as rendering gives
+    hashed = []
+    real_blake = deltas.hashlib.blake2b
+    monkeypatch.setattr(deltas.hashlib, "blake2b", lambda data, **kw: hashed.append(data) or real_blake(data, **kw))
+    deltas.digests(first.players[players[1].pk])
+    hashed.clear()
+    deltas.digests(again.players[players[1].pk])
+    assert hashed == []
+    # A change that moves a piece makes a new string for the player it concerns.
+    hand = running_hand(table)
+    act(table, players[hand.turn_seat], "call")
+    mover = players[hand.turn_seat].pk
+    after = screens(load_table_state(table.pk), now, memo)
+    assert after.players[mover]["own-seat"] != first.players[mover]["own-seat"]
