@@ -42,7 +42,6 @@ from .view_models import (
     felt_close_model,
     felt_pot_model,
     hand_log_model,
-    joined,
     reuse_or_render,
     seat_body_model,
     seat_clock_model,
@@ -202,19 +201,28 @@ def _seat_box(view: TableView, seat: SeatView, memo: Memo | None, key: str) -> s
         return reuse_or_render(
             memo, key, (seat.number, seats_open), partial(_seat_piece, "free_seat", seat, seats_open)
         )
-    clock = view.clock
-    parts = (
-        reuse_or_render(memo, f"{key}-head", seat_head_model(seat), partial(_seat_piece, "seat_head", seat)),
-        reuse_or_render(memo, f"{key}-stack", seat.stack, partial(_seat_piece, "seat_stack", seat)),
-        reuse_or_render(memo, f"{key}-body", seat_body_model(seat), partial(_seat_piece, "seat_body", seat)),
-        reuse_or_render(
-            memo, f"{key}-clock", seat_clock_model(view, seat), partial(_seat_piece, "seat_clock", seat, clock)
-        ),
-        "</div>",
+    head, body, ticking = seat_head_model(seat), seat_body_model(seat), seat_clock_model(view, seat)
+    # The whole box while none of its pieces moved (most seats on most actions): the same string,
+    # the four pieces not even looked up. The viewer's own box is a fragment of its own, whose
+    # digest is then found again, not worked out (``deltas.digest``).
+    return reuse_or_render(
+        memo,
+        f"{key}*",
+        (head, seat.stack, body, ticking),
+        partial(_seat_pieces, view, seat, memo, key, head, body, ticking),
     )
-    # The viewer's own box is a fragment of its own (its digest sent): the same string while its
-    # pieces are. A box on the felt is only a part of the felt's HTML.
-    return joined(memo, key, parts) if key == "own-seat" else "".join(parts)
+
+
+def _seat_pieces(
+    view: TableView, seat: SeatView, memo: Memo | None, key: str, head: object, body: object, ticking: object
+) -> str:
+    return (
+        reuse_or_render(memo, f"{key}-head", head, partial(_seat_piece, "seat_head", seat))
+        + reuse_or_render(memo, f"{key}-stack", seat.stack, partial(_seat_piece, "seat_stack", seat))
+        + reuse_or_render(memo, f"{key}-body", body, partial(_seat_piece, "seat_body", seat))
+        + reuse_or_render(memo, f"{key}-clock", ticking, partial(_seat_piece, "seat_clock", seat, view.clock))
+        + "</div>"
+    )
 
 
 def _seat_piece(piece: str, *args: object) -> str:
@@ -289,7 +297,7 @@ def _seat_panel(view: TableView, me: ViewerView, request_id: str, memo: Memo | N
     in_hand = me.in_running_hand
     confirm = reuse_or_render(memo, "leave-confirm", in_hand, lambda: str(parts.leave_confirm(in_hand)))
     seed = str(escape(view.table.next_seed_commitment))  # each hand's, in its form's two places
-    pieces = (panel, summary, top_up, confirm, seed)  # the same string while they are (``joined``)
+    pieces = (panel, summary, top_up, confirm, seed)  # the same string while they are (as the controls)
     return reuse_or_render(memo, "seat-panel+", pieces, partial(_fill_panel, *pieces))
 
 
@@ -320,7 +328,8 @@ def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
     my_cards = reuse_or_render(memo, "my-cards", cards, lambda: str(parts.my_cards(me.my_cards))) if cards else ""
     readout = me.readout
     said = reuse_or_render(memo, "readout", readout, lambda: str(parts.readout(readout))) if readout else ""
-    pieces = (opening, my_cards, said, body)  # the same string while they are (``joined``)
+    # The same string while its pieces are: the digest worked out when it was sent is found again.
+    pieces = (opening, my_cards, said, body)
     return reuse_or_render(memo, "controls+", pieces, lambda: ("".join(pieces) + "\n</div>").strip())
 
 

@@ -18,7 +18,6 @@ import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import partial
 from typing import NamedTuple
 
 from tables.models import Seat
@@ -317,10 +316,3 @@ def reuse_or_render(memo: Memo | None, key: str, model: object, render: Callable
     kept = RECENT_OF.get(key, RECENT)
     memo[key] = [*recent[1 - kept :], Rendered(model, html)]  # a new list: another thread may read the old
     return html
-
-
-def joined(memo: Memo | None, key: str, parts: tuple[str, ...]) -> str:
-    """``parts`` put together as fragment ``key``: the same string as last time while they are
-    the same (mostly the very strings ``reuse_or_render`` kept), so the digest worked out for
-    it then is found again (``deltas.digest``) instead of hashing a new copy of equal HTML."""
-    return reuse_or_render(memo, f"{key}+", parts, partial("".join, parts))

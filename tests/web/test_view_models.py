@@ -217,7 +217,7 @@ def test_a_players_fragments_put_together_again_from_the_same_pieces_are_the_sam
     make_player, make_table, monkeypatch
 ):
     """The own seat, the controls and the seat panel are put together from pieces on every
-    change; while the pieces are the same, so is the string (``view_models.joined``), and the
+    change; while the pieces are the same, so is the string (kept with its pieces), and the
     digest worked out when it was first sent is found again instead of hashing equal HTML."""
     from tables.presentation import deltas
 
