@@ -25,6 +25,7 @@ from jinja2.runtime import Macro
 from markupsafe import Markup
 
 from config.numbers import chips, signed_chips
+from config.speaking import language as active_language
 
 _catalogue: ContextVar[object | None] = ContextVar("fragment_catalogue", default=None)
 
@@ -32,7 +33,7 @@ _catalogue: ContextVar[object | None] = ContextVar("fragment_catalogue", default
 @contextmanager
 def fragment_translations() -> Iterator[None]:
     """Render with the active language's catalogue, found once (none active: Django's own way)."""
-    language = translation.get_language()
+    language = active_language()
     token = _catalogue.set(trans_real.translation(language) if language else None)
     try:
         yield
@@ -58,7 +59,7 @@ def _kept(macro: Macro, *args: Hashable) -> Markup:
     """What ``macro`` draws for ``args`` (immutable values) in the active language, drawn once:
     the same card, say, appears in many pieces of every change's screens. The catalogue found
     for the render names the language (one per language), else Django finds it."""
-    return _drawn(macro, args, _catalogue.get() or translation.get_language())
+    return _drawn(macro, args, _catalogue.get() or active_language())
 
 
 @lru_cache(maxsize=4096)

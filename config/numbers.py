@@ -5,7 +5,8 @@ keep plain digits."""
 from functools import lru_cache
 
 from django.utils.formats import get_format, number_format
-from django.utils.translation import get_language
+
+from .speaking import language as active_language
 
 
 def chips(amount: int | None, language: str | None = None) -> str:
@@ -16,7 +17,7 @@ def chips(amount: int | None, language: str | None = None) -> str:
         return number_format(amount, force_grouping=True)
     # Every screen writes dozens of amounts: an integer is grouped by threes (every language
     # of the room, config/formats) without looking the format up again for each one.
-    return f"{amount:,}".replace(",", _thousands_separator(language or get_language()))
+    return f"{amount:,}".replace(",", _thousands_separator(language or active_language()))
 
 
 @lru_cache(maxsize=16)

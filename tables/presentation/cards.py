@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop
+
+from config.speaking import language as active_language
 
 _RANK_NAMES = {
     "2": gettext_noop("Two"), "3": gettext_noop("Three"), "4": gettext_noop("Four"), "5": gettext_noop("Five"),
@@ -35,7 +37,7 @@ class CardView:
 
 
 def card_view(text: str, highlighted: bool = False, in_best_hand: bool = False) -> CardView:
-    return _card_view(get_language(), text, highlighted, in_best_hand)
+    return _card_view(active_language(), text, highlighted, in_best_hand)
 
 
 # Every screen of every change draws its cards again: each card's view (its spoken name takes three
@@ -56,5 +58,5 @@ def _card_view(language: str, text: str, highlighted: bool, in_best_hand: bool) 
 
 
 def card_views(texts: Iterable[str], highlight: Iterable[str] = (), best: Iterable[str] = ()) -> list[CardView]:
-    winners, best_five, language = set(highlight), set(best), get_language()  # found once, not per card
+    winners, best_five, language = set(highlight), set(best), active_language()  # found once, not per card
     return [_card_view(language, text, text in winners, text in best_five) for text in texts]

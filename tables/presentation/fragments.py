@@ -21,10 +21,10 @@ from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from markupsafe import Markup, escape
 
 from config.jinja2 import fragment_translations
+from config.speaking import language as active_language
 from tables.selectors.lobby import LobbyRow
 
 from .cards import CardView
@@ -132,7 +132,7 @@ def _hand_log(view: TableView, memo: Memo) -> str:
     """The public hand log put together as ``hand_log.html`` puts it: its lines are kept
     (``_log_line_html``), only a new one is rendered, and the lines shown last are joined
     already: an action adds its own to them."""
-    ui, language = _macros(), get_language()
+    ui, language = _macros(), active_language()
     has_lines = bool(view.log)
     opening = reuse_or_render(memo, "log-open", (view.hand.number if view.hand else None, has_lines),
                               lambda: str(ui.hand_log_open(view)))  # fmt: skip
@@ -238,7 +238,7 @@ LINES_KEPT = 20_000
 
 
 def _log_line_html(line: LogLine, language: str | None = None) -> Markup:
-    key = (id(line), language or get_language())
+    key = (id(line), language or active_language())
     found = _line_html.get(key)
     if found is not None and found[0] is line:
         return found[1]

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.utils.translation import get_language
-
+from config.speaking import language as active_language
 from tables.engine.events import Event, EventType
 
 from .cards import CardView, card_views
@@ -50,7 +49,7 @@ def log_lines(events: Sequence[Event], dealt_slot: bool = False) -> list[LogLine
     # What an event's lines depend on besides the event: the language and the players' names,
     # and for a pot's award how many pots there are (the hand's end must not word again every
     # line before it). The hand's starting stacks word only its end, which has no line.
-    said = (get_language(), tuple(words.names.items()))
+    said = (active_language(), tuple(words.names.items()))
     said_of_awards = (*said, words.pot_count)
     # The lines of the events before these, worded for the same hand in the same words (kept
     # by the last call): a held hand's log is the same event objects with new ones appended.

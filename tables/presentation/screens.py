@@ -19,6 +19,7 @@ from django.utils import translation
 
 from accounts.languages import language_of_user
 from cashier.selectors import bankroll_balance
+from config.speaking import speaking
 from tables.selectors.coming_back import coming_back
 from tables.selectors.table_state import TableState
 
@@ -62,7 +63,7 @@ def screens(
 
     def view_in(language: str) -> TableView:
         if language not in views:
-            with translation.override(language):
+            with speaking(language):
                 views[language] = public_view(state, now)
         return views[language]
 
@@ -70,7 +71,7 @@ def screens(
     languages_of = {seat.player_id: language_of_user(seat.player) for seat in state.seats.values()}
     own: dict[int, dict[str, str]] = {}
     for language in dict.fromkeys([*public_languages, *languages_of.values()]):  # each made active once
-        with translation.override(language):
+        with speaking(language):
             view = views[language] = public_view(state, now)
             if language in public_languages:
                 public[language] = public_fragments(view, _audience(memo, f"{table_id}|{language}"))

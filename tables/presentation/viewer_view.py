@@ -13,8 +13,8 @@ from datetime import datetime
 from functools import lru_cache
 
 from django.utils import timezone
-from django.utils.translation import get_language
 
+from config.speaking import language as active_language
 from tables.engine import PlayerStatus
 from tables.engine.cards import format_cards, parse_cards
 from tables.engine.hand_words import best_hand
@@ -118,7 +118,7 @@ def _add_hand(me: ViewerView, state: TableState, public: TableView, hand_seat: i
     cards = tuple(played["cards"] or ())
     won = frozenset(card for card in cards if card in public_hand.winning_cards) if own_seat.won > 0 else frozenset()
     folded = played["status"] == PlayerStatus.FOLDED
-    own = _own_cards(cards, tuple(projection["board"]), folded, won, get_language())
+    own = _own_cards(cards, tuple(projection["board"]), folded, won, active_language())
     me.readout = own.readout
     me.my_cards = list(own.my_cards)
     if own.my_cards:

@@ -29,3 +29,20 @@ def test_an_amount_that_is_not_an_integer_keeps_djangos_formatting():
     with translation.override("es"):
         assert chips("12500") == number_format("12500", force_grouping=True)
         assert chips(None) == ""
+
+
+def test_an_amount_written_while_speaking_a_language_is_written_in_it_and_django_agrees():
+    """``config.speaking``: the screens of a change are written in each language in turn, the
+    language kept where an amount finds it without asking Django; Django's active language is
+    the same inside, and the one before after."""
+    from config.speaking import language, speaking
+
+    with translation.override("en"):
+        with speaking("es"):
+            assert language() == translation.get_language() == "es"
+            assert chips(12500) == "12.500"
+            with speaking("en"):
+                assert chips(12500) == "12,500"
+            assert chips(12500) == "12.500"
+        assert language() == translation.get_language() == "en"
+        assert chips(12500) == "12,500"
