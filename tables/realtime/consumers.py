@@ -177,13 +177,16 @@ class TableConsumer(GuardedConsumer):
                 )
             # The change's screens are queued for this socket before this returns.
             admission.in_flight.enter()
+            applied = False
             try:
                 await on_action_thread(self.table_id, self.perform)(command, data)
+                applied = True
             finally:
                 admission.in_flight.leave()
                 if COMMANDS[command].acts and data["sequence"] in self.noted:
                     self.noted.discard(data["sequence"])
-                    on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
+                    if not applied:  # applied, it moved the turn on: a note for a sequence gone holds nothing
+                        on_time.action_done(table_id=self.table_id, sequence=data["sequence"], user_id=self.user.pk)
         except (RequestIdExpired, RequestAlreadyUsed, services.RepeatedRequest) as refusal:
             metrics.ACTIONS.labels("refused", metrics.refusal_reason(refusal)).inc()
             self.showing_error = True

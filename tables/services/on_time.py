@@ -7,8 +7,10 @@ an action of the player to act that arrived before the deadline is on its way
 (``on_time_action_on_its_way``), and the action applies when its turn on the table lock
 comes. An action that arrived after the deadline holds nothing: the clock times the turn
 out and the action is refused as out of date. The note is cleared once the action is
-applied or refused, and lasts ``HOLD_SECONDS`` at most: an action stuck longer than that
-(a server gone) no longer holds the clock.
+refused; an action applied moves the turn on, and the clock never asks about a sequence gone,
+so its note is left to expire (a trip to the cache saved on every action). A note lasts
+``HOLD_SECONDS`` at most: an action stuck longer than that (a server gone) no longer holds
+the clock.
 
 The notes live in the shared cache, so a clock in another process sees them. Noting is best
 effort: with the cache away the clock runs as it would without them.
@@ -44,7 +46,7 @@ def action_arrived(*, table_id: int, sequence: int, user_id: int, at: datetime) 
 
 
 def action_done(*, table_id: int, sequence: int, user_id: int) -> None:
-    """The noted action was applied or refused: it holds the clock no longer."""
+    """The noted action was refused, or will never be applied (its socket closed): it holds the clock no longer."""
     try:
         cache.delete(_key(table_id, sequence, user_id))
     except OUTAGES as error:  # the note expires by itself

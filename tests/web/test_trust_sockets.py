@@ -281,3 +281,39 @@ def test_rule_6_a_click_that_arrived_in_time_is_not_beaten_by_the_clock_while_it
     assert not TimeoutRecord.objects.exists()
     assert Hand.objects.get(pk=hand.pk).state == Hand.State.COMPLETE  # folded by the click, heads-up
     assert_audit_clean()
+
+
+def test_rule_6_a_refused_click_holds_the_clock_no_longer_and_an_applied_one_moves_the_turn_on(heads_up):
+    """RULES 6: the note that a click is on its way is cleared when the click is refused (the
+    turn is still the same: it must not keep holding the clock); an applied click moves the
+    turn on, and its note, for a sequence gone, is left to expire: the clock asks about the
+    new turn only."""
+    from tables.services import on_time
+
+    table, alice, bob = heads_up
+    hand = start_hand(table)
+    to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
+    first = on_time._key(table.pk, hand.sequence, to_act.pk)
+    version = table_version(table)
+
+    async def scenario():
+        tab = await table_viewer(table, to_act).connect()
+        await tab.send(action="raise", amount="1", sequence=str(hand.sequence))  # below any raise: refused
+        async with asyncio.timeout(3):
+            while not tab.errors:
+                await tab.receive()
+        assert await db(cache.get, first) is None  # refused: the clock runs again
+        await tab.send(action="call", sequence=str(hand.sequence))
+        await tab.until_version(version + 1)
+        after = await db(running_hand, table)
+        assert after is not None and after.sequence > hand.sequence
+        assert await db(cache.get, first) is not None  # applied: left to expire (HOLD_SECONDS)
+        deadline = hand.turn_deadline + timedelta(seconds=60)
+        next_player = await db(lambda: Seat.objects.get(table=table, number=after.turn_seat).player_id)
+        assert not await db(
+            on_time.on_time_action_on_its_way,
+            table_id=table.pk, sequence=after.sequence, user_id=next_player, deadline=deadline,
+        )  # fmt: skip
+        await tab.close()
+
+    run(scenario)
