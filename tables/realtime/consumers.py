@@ -53,6 +53,7 @@ from . import admission, sockets
 from .action_threads import on_action_thread
 from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
+from .frame_budgets import budgets
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer, in_language
 
@@ -223,10 +224,15 @@ class TableConsumer(GuardedConsumer):
         message["parsed"] = (command, data)  # read once: ``receive`` takes it from here
         if not COMMANDS[command].acts or data["sequence"] in self.noted:
             return
-        if on_time.action_arrived(
-            table_id=self.table_id, sequence=data["sequence"], user_id=user.pk, at=message["arrived_at"]
-        ):
-            self.noted.add(data["sequence"])
+        sequence, at = data["sequence"], message["arrived_at"]
+        # The sender's frame budget and the note, in one trip to the cache (``frame_allowed``
+        # takes the budget's answer from the message).
+        note = on_time.note(table_id=self.table_id, sequence=sequence, user_id=user.pk, at=at)
+        message["budget"], noted = budgets.take_noting(user.pk, note)
+        if noted is None and message["budget"] is not False:  # not tried there: noted its own way
+            noted = on_time.action_arrived(table_id=self.table_id, sequence=sequence, user_id=user.pk, at=at)
+        if noted:
+            self.noted.add(sequence)
 
     def memberships(self) -> list[str]:
         return [*super().memberships(), *getattr(self, "groups_joined", ())]

@@ -53,7 +53,10 @@ class TokenBucket:
 
 
 # KEYS[1]: the user's bucket; ARGV: its capacity and refill per second. Returns 1 if a frame
-# was taken. Redis's clock: the same for every server process.
+# was taken. Redis's clock: the same for every server process. With KEYS[2] (a note that a
+# player's action is on its way, ``on_time``), the frame taken, the note is written too unless
+# one is there already (ARGV[3] its value, ARGV[4] its seconds), and 2 is added: one trip to
+# the cache for both, on the event loop, where an action frame arrives.
 TAKE_A_FRAME = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
@@ -68,6 +71,9 @@ if tokens >= 1 then
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(now))
 redis.call('EXPIRE', KEYS[1], math.ceil(capacity / math.max(per_second, 0.001)) + 1)
+if taken == 1 and #KEYS > 1 and redis.call('SET', KEYS[2], ARGV[3], 'NX', 'EX', ARGV[4]) then
+  return 3
+end
 return taken
 """
 
@@ -89,19 +95,49 @@ class FrameBudgets:
         if not isinstance(backend, RedisCache):
             return self._take_here(user_id, capacity, per_second)
         try:
-            taken = self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second)
+            taken = bool(self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second))
         except OUTAGES as error:
             _outage.failed(error)
             return None
         _outage.answered()
         return taken
 
-    def _take_in_redis(self, backend: RedisCache, name: str, capacity: float, per_second: float) -> bool:
+    def take_noting(self, user_id: int, note: tuple[str, float, int] | None) -> tuple[bool | None, bool | None]:
+        """``take``, and with ``note`` (a cache key, its value, its seconds) that cache entry added
+        in the same trip when the frame is taken and the key is not there yet. Returns (taken,
+        noted); noted None when the note was not tried here (no Redis, or it did not answer):
+        the caller notes it its own way."""
+        capacity, per_second = settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND
+        backend = caches["default"]
+        if note is None or not isinstance(backend, RedisCache):
+            return self.take(user_id), None
+        try:
+            found = self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second, note)
+        except OUTAGES as error:
+            _outage.failed(error)
+            return None, None
+        _outage.answered()
+        return bool(found & 1), bool(found & 2)
+
+    def _take_in_redis(
+        self,
+        backend: RedisCache,
+        name: str,
+        capacity: float,
+        per_second: float,
+        note: tuple[str, float, int] | None = None,
+    ) -> int:
         key = backend.make_and_validate_key(name)
         client = backend._cache.get_client(key, write=True)
         if self._script is None:
             self._script = client.register_script(TAKE_A_FRAME)
-        return bool(self._script(keys=[key], args=[capacity, per_second], client=client))
+        if note is None:
+            return int(self._script(keys=[key], args=[capacity, per_second], client=client))
+        note_key, value, seconds = note
+        # Written as Django's cache writes it, for ``cache.get`` to read (its serializer).
+        written = backend._cache._serializer.dumps(value)
+        keys = [key, backend.make_and_validate_key(note_key)]
+        return int(self._script(keys=keys, args=[capacity, per_second, written, seconds], client=client))
 
     def _take_here(self, user_id: int, capacity: float, per_second: float) -> bool:
         with self._lock:

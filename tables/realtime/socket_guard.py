@@ -34,7 +34,7 @@ from . import admission, refusals, sockets
 from .cache_threads import on_counts_thread
 from .frame_budgets import TokenBucket, budgets
 from .snapshot_threads import on_snapshot_thread
-from .socket_recovery import RecoveringConsumer
+from .socket_recovery import NOT_TAKEN, RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
 
@@ -137,8 +137,10 @@ class GuardedConsumer(RecoveringConsumer):
         (eight tabs do not buy eight budgets), a visitor's socket's own, or, while the cache is
         away, this socket's."""
         user = self.scope["user"]
-        taken = budgets.take(user.pk) if user.is_authenticated else None
-        return self.frames.take() if taken is None else taken
+        taken, self.frame_taken = self.frame_taken, NOT_TAKEN
+        if taken is NOT_TAKEN:  # not taken on its arrival (``socket_recovery``)
+            taken = budgets.take(user.pk) if user.is_authenticated else None
+        return self.frames.take() if taken is None else bool(taken)
 
     async def refuse(self, message: str, code: int = POLICY_VIOLATION) -> None:
         await self.send_html(error_fragment(message))

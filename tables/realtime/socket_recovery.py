@@ -55,6 +55,10 @@ REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
 GO_AWAY = {"type": "socket.going_away"}
 
 
+# A frame whose sender's budget was not asked when it arrived (``frame_taken``).
+NOT_TAKEN = object()
+
+
 class RecoveringConsumer(AsyncWebsocketConsumer):
     """A websocket consumer that outlives its channel layer's and database's outages.
 
@@ -73,6 +77,9 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     layer_receive: asyncio.Task | None = None  # the channel layer's receive in progress
     frame_arrived: datetime | None = None  # when the frame in hand reached this process
     frame_parsed: tuple[str, dict] | None = None  # the frame in hand as read on its arrival, if it was
+    frame_taken: object = (
+        NOT_TAKEN  # whether its budget let the frame in hand through, if asked on arrival (None: unknown)
+    )
     client_gone = False  # its client went (a handshake given up while it waited): no more work for it
 
     async def accept(self, subprotocol=None, headers=None):
@@ -116,6 +123,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     async def websocket_receive(self, message):
         self.frame_arrived = message.get("arrived_at") or timezone.now()
         self.frame_parsed = message.get("parsed")
+        self.frame_taken = message.get("budget", NOT_TAKEN)
         await super().websocket_receive(message)
 
     async def receive_from_layer(self) -> dict:

@@ -34,6 +34,12 @@ def _key(table_id: int, sequence: int, user_id: int) -> str:
     return f"on-its-way:{table_id}:{sequence}:{user_id}"
 
 
+def note(*, table_id: int, sequence: int, user_id: int, at: datetime) -> tuple[str, float, int]:
+    """The note ``action_arrived`` adds (its cache key, value and seconds), for a caller that adds
+    it in a trip to the cache of its own (``frame_budgets.take_noting``)."""
+    return _key(table_id, sequence, user_id), at.timestamp(), HOLD_SECONDS
+
+
 def action_arrived(*, table_id: int, sequence: int, user_id: int, at: datetime) -> bool:
     """Note that the player's action against ``sequence`` arrived ``at``. Returns whether
     this call noted it (then its caller clears it with ``action_done``): the first arrival

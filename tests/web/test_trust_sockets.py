@@ -198,6 +198,39 @@ def test_a_users_sockets_together_have_one_frame_budget(heads_up, settings):
     run(scenario)
 
 
+def test_an_action_frame_takes_one_frame_of_the_budget_and_notes_its_arrival_in_the_same_trip(
+    heads_up, settings, monkeypatch
+):
+    """The frame of a player's action is counted against their budget once, and the note that
+    it is on its way (RULES 6) is written in the same trip to the cache, as it arrives: not a
+    second trip for the note, not a second frame taken when the frame's turn comes."""
+    from tables.services import on_time
+
+    settings.WEBSOCKET_FRAME_BURST = 3
+    settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
+    table, alice, bob = heads_up
+    hand = start_hand(table)
+    to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
+    noted_apart = []
+    monkeypatch.setattr(on_time, "action_arrived", lambda **kwargs: noted_apart.append(kwargs) or True)
+    version = table_version(table)
+
+    async def scenario():
+        tab = await table_viewer(table, to_act).connect()
+        await tab.send(action="call", sequence=str(hand.sequence))  # frame 1
+        await tab.until_version(version + 1)
+        assert await db(cache.get, on_time._key(table.pk, hand.sequence, to_act.pk)) is not None
+        for _ in range(2):  # frames 2 and 3: the rest of the budget
+            await tab.send_raw("not json")
+        while len(tab.errors) < 2:
+            await tab.receive()
+        await tab.send_raw("not json")  # a fourth
+        assert await tab.closed_with() == POLICY_VIOLATION
+
+    run(scenario)
+    assert noted_apart == []
+
+
 def test_the_frame_budget_refills_with_time():
     bucket = TokenBucket(capacity=3, per_second=2)
     start = bucket.updated
