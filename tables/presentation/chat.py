@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from tables.models import ChatMessage
 
-from .fragments import render_fragment
+from .templates import render_fragment
 
 
 @dataclass(frozen=True)

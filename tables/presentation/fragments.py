@@ -12,13 +12,10 @@ the pieces that changed are rendered again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from functools import lru_cache, partial
 from typing import Protocol, cast
 
-import jinja2
-from django.template import engines
-from django.template.backends.jinja2 import Jinja2
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from markupsafe import Markup, escape
@@ -31,6 +28,8 @@ from .cards import CardView
 from .layout import seat_spots
 from .log_lines import LogLine
 from .table_view import SeatView, TableView
+from .templates import render_fragment
+from .templates import template as _template
 from .view_models import (
     ControlsBodyModel,
     Memo,
@@ -52,6 +51,8 @@ from .view_models import (
     top_up_model,
 )
 from .viewer_view import ViewerView
+
+_render = render_fragment  # the fragments' own renders, under one name (a test counts them)
 
 PUBLIC_FRAGMENTS = {"felt": "tables/felt.html", "hand-log": "tables/hand_log.html"}
 # Viewer fragments that live inside a public one: sent again whenever it is.
@@ -384,30 +385,3 @@ def card_row(cards: Iterable[CardView]) -> str:
 def _macros() -> _UiMacros:
     """The pieces several fragments share (``tables/ui.html``), to render one on its own."""
     return cast(_UiMacros, _template("tables/ui.html").module)
-
-
-def _template(name: str) -> jinja2.Template:
-    """The fragment template ``name``; held here once loaded unless templates reload as they
-    change (``auto_reload``: under DEBUG), for every change's screens ask for several."""
-    found = _templates.get(name)
-    if found is not None:
-        return found
-    backend = engines["fragments"]
-    assert isinstance(backend, Jinja2)  # settings.TEMPLATES: the fragments are Jinja2's
-    template = backend.env.get_template(name)
-    if not backend.env.auto_reload:
-        _templates[name] = template
-    return template
-
-
-_templates: dict[str, jinja2.Template] = {}
-
-
-def render_fragment(name: str, context: Mapping[str, object]) -> str:
-    """One fragment template (``templates/fragments``) rendered on its own."""
-    return _render(name, context)
-
-
-def _render(name: str, context: Mapping[str, object]) -> str:
-    with fragment_translations():
-        return _template(name).render(context).strip()  # htmx swaps each top-level element

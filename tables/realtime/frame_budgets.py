@@ -77,6 +77,9 @@ end
 return taken
 """
 
+# A frame whose sender's budget was not asked when it arrived (the socket's ``frame_taken``).
+NOT_TAKEN = object()
+
 _outage = OutageLog(logger, "frame budgets: the cache did not answer", "each socket counts its own frames meanwhile")
 
 

@@ -32,9 +32,9 @@ from tables.presentation.fragments import error_fragment
 
 from . import admission, refusals, sockets
 from .cache_threads import on_counts_thread
-from .frame_budgets import TokenBucket, budgets
+from .frame_budgets import NOT_TAKEN, TokenBucket, budgets
 from .snapshot_threads import on_snapshot_thread
-from .socket_recovery import NOT_TAKEN, RecoveringConsumer
+from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
 

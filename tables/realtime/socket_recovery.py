@@ -39,6 +39,7 @@ from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, descr
 from tables.selectors.table_state import table_versions
 
 from .frame_arrivals import next_arrival, stamp_arrivals
+from .frame_budgets import NOT_TAKEN
 from .socket_teardown import detached, end_receiving, finished, to_the_end
 
 logger = logging.getLogger(__name__)
@@ -53,10 +54,6 @@ ABNORMAL_CLOSURE = 1006  # RFC 6455: the connection went without a close frame
 REJOIN = {"type": "socket.rejoin"}
 REJOIN_ONLY = {"type": "socket.rejoin", "snapshot": False}
 GO_AWAY = {"type": "socket.going_away"}
-
-
-# A frame whose sender's budget was not asked when it arrived (``frame_taken``).
-NOT_TAKEN = object()
 
 
 class RecoveringConsumer(AsyncWebsocketConsumer):
@@ -77,9 +74,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     layer_receive: asyncio.Task | None = None  # the channel layer's receive in progress
     frame_arrived: datetime | None = None  # when the frame in hand reached this process
     frame_parsed: tuple[str, dict] | None = None  # the frame in hand as read on its arrival, if it was
-    frame_taken: object = (
-        NOT_TAKEN  # whether its budget let the frame in hand through, if asked on arrival (None: unknown)
-    )
+    frame_taken: object = NOT_TAKEN  # its budget's answer (None: unknown), if asked on its arrival
     client_gone = False  # its client went (a handshake given up while it waited): no more work for it
 
     async def accept(self, subprotocol=None, headers=None):
