@@ -161,6 +161,9 @@ def result_problems(tournament_id: int) -> tuple[dict, list[str]]:
         "entrants": len(entrants),
         "results": len(results),
         "places_paid": sum(1 for r in results if r.prize),
+        # The places that paid: players tied for a place (eliminated in the same hand with equal
+        # stacks, RULES 8.6 and 8.9) share it and the prizes of the places under it.
+        "paid_places": sorted({r.place for r in results if r.prize}),
         "prize_pool": pool,
         "prizes_paid": paid,
         "winner_prize": next((r.prize for r in results if r.place == 1), None),

@@ -49,7 +49,11 @@ def test_nine_bots_play_a_tournament_to_the_end(stack, assert_audit_clean):
     assert not figures["failures"], figures["failures"]
     finish = figures["finish"]
     assert finish["state"] == "finished" and finish["results"] == finish["entrants"] == 9, finish
-    assert finish["prizes_paid"] == finish["prize_pool"] == 900 and finish["places_paid"] == 3, finish
+    assert finish["prizes_paid"] == finish["prize_pool"] == 900, finish
+    # Three places paid: three players, or more when players eliminated in the same hand with
+    # equal stacks tie for a place and share its prize and those under it (RULES 8.6, 8.9).
+    paid = finish["paid_places"]
+    assert paid[0] == 1 and paid[-1] <= 3 and finish["places_paid"] >= 3, finish
     assert figures["tables"] == 3 and figures["table_breaks"] == 2, figures  # three tables down to one
     assert figures["start"]["sockets_opened"] == 9 and figures["start"]["first_hands"] == 3, figures["start"]
     moves = figures["balancing_moves"] + figures["players_moved_by_breaks"]
