@@ -42,17 +42,19 @@ def note(*, table_id: int, sequence: int, user_id: int, at: datetime) -> tuple[s
 
 def action_arrived(*, table_id: int, sequence: int, user_id: int, at: datetime) -> bool:
     """Note that the player's action against ``sequence`` arrived ``at``. Returns whether
-    this call noted it (then its caller clears it with ``action_done``): the first arrival
-    for a turn is the one that counts."""
+    this call noted it (then its caller clears it with ``action_done`` if the action is
+    refused): the first arrival for a turn is the one that counts."""
+    key, value, seconds = note(table_id=table_id, sequence=sequence, user_id=user_id, at=at)
     try:
-        return bool(cache.add(_key(table_id, sequence, user_id), at.timestamp(), timeout=HOLD_SECONDS))
+        return bool(cache.add(key, value, timeout=seconds))
     except OUTAGES as error:
         logger.warning("action arrival not noted (%s): the clock runs as it would", describe(error))
         return False
 
 
 def action_done(*, table_id: int, sequence: int, user_id: int) -> None:
-    """The noted action was refused, or will never be applied (its socket closed): it holds the clock no longer."""
+    """The noted action was refused, or will never be applied (its socket closed): it holds
+    the clock no longer."""
     try:
         cache.delete(_key(table_id, sequence, user_id))
     except OUTAGES as error:  # the note expires by itself

@@ -4,9 +4,9 @@ the next action from memory, writing it in one round trip.
 In one round trip the table's row lock is taken and, once it is held, a stamp is read of every
 row an action reads: the table's, the running hand's and each seat's and its player's ``xmin``
 (the transaction that wrote that version of the row; any write makes a new one), with the
-table's version and the hand's sequence. When the stamp is the one this process left after its own last write, the
-rows it holds are the rows in the database, and the action is applied to them without
-reading them again; otherwise (another process or path wrote the table since, or nothing is
+table's version and the hand's sequence. When the stamp is the one this process left after
+its own last write, the rows it holds are the rows in the database, and the action is applied
+to them without reading them again; otherwise (another process or path wrote the table since, or nothing is
 held) they are read as before. The action is then written in one statement: its events, the
 hand's row, the stacks that changed and the table's version.
 
