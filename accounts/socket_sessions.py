@@ -77,19 +77,22 @@ class SessionCheck:
     """Whether a socket's session still logs its user in, checked on each frame that changes
     something, at the cost of one trip to the cache while nothing changed.
 
-    The first frame (and any after a doubt) makes Django's check on the database, having read
-    the user's generation first (``socket_users``: it goes up on every save of the user, so a
-    password change or a deactivation in between leaves it stale, never wrong). A later frame
+    The socket's handshake made Django's check (or found it made lately: ``socket_users``),
+    having read the user's generation first (it goes up on every save of the user, so a
+    password change or a deactivation in between leaves it stale, never wrong); a frame with no
+    such check to go on (and any after a doubt) makes it on the database. Every other frame
     reads, in one trip, the session as its engine keeps it in the cache (``cached_db``: a
     flushed or expired session is gone from there) and the generation: the session still
     logging the user in with the hash of the password checked then, and the generation
     unchanged, the user is as checked. Anything else (the cache away, the session not in it,
     another engine) is Django's check again."""
 
-    def __init__(self, session_key: str | None, user_id: int):
+    def __init__(self, session_key: str | None, user_id: int, checked: tuple[int, str] | None = None):
+        """``checked``: (the generation, the session's hash) as the socket's handshake checked
+        them (``socket_users.SESSION_CHECKED``): the first frame then goes on from there."""
         self.session_key = session_key
         self.user_id = user_id
-        self._checked: tuple[int, str] | None = None  # (the generation, the session's hash) of the last check
+        self._checked: tuple[int, str] | None = checked  # (the generation, the session's hash) of the last check
 
     def current(self) -> bool:
         if not self.session_key:

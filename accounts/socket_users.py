@@ -72,8 +72,18 @@ def session_logs_in(session: dict[str, Any] | None, user_id: int, session_hash: 
     return constant_time_compare(session.get(HASH_SESSION_KEY) or "", session_hash)
 
 
+SESSION_CHECKED = "session_checked"  # the scope's key: (generation, the session's hash) as checked on connecting
+
+
 def cached_user(session_key: str | None) -> User | None:
     """The user the session logs in, from the cache; None when not known there (or stale)."""
+    found = cached_user_checked(session_key)
+    return None if found is None else found[0]
+
+
+def cached_user_checked(session_key: str | None) -> tuple[User, int] | None:
+    """The user the session logs in, from the cache, with the generation it was checked at;
+    None when not known there (or stale)."""
     if not session_key:
         return None
     in_cache = cached_session_key(session_key)
@@ -91,7 +101,7 @@ def cached_user(session_key: str | None) -> User | None:
         return None
     if entry["generation"] != generation or entry["expires"] <= timezone.now():
         return None
-    return user if session_logs_in(session, user.pk, user.get_session_auth_hash()) else None
+    return (user, int(generation)) if session_logs_in(session, user.pk, user.get_session_auth_hash()) else None
 
 
 def generation_of(user_id: int) -> int:
@@ -133,6 +143,7 @@ def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
         return AnonymousUser()
     if generation >= 0:
         _remember(session, user, generation)
+        scope[SESSION_CHECKED] = (generation, user.get_session_auth_hash())
     return user
 
 
@@ -147,7 +158,12 @@ lookups = DatabaseThreads("socket-users", lambda: 2)
 
 
 class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channels is untyped
-    """Channels' ``AuthMiddleware``, with the user of a session seen lately from the cache."""
+    """Channels' ``AuthMiddleware``, with the user of a session seen lately from the cache.
+
+    What it checked is kept in the scope (``SESSION_CHECKED``: the generation, read before the
+    user, and the session's hash): the socket's frames go on from there
+    (``socket_sessions.SessionCheck``), and its first frame asks the cache, not the database,
+    whether anything changed since."""
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         session = scope["session"]
@@ -155,8 +171,13 @@ class CachedUserAuthMiddleware(AuthMiddleware):  # type: ignore[misc]  # channel
         if not session_key:
             scope["user"]._wrapped = AnonymousUser()
             return
-        user = await lookups.run(cached_user)(session_key)
-        scope["user"]._wrapped = user if user is not None else await lookups.run(_user_from_database)(scope)
+        found = await lookups.run(cached_user_checked)(session_key)
+        if found is None:
+            scope["user"]._wrapped = await lookups.run(_user_from_database)(scope)
+            return
+        user, generation = found
+        scope["user"]._wrapped = user
+        scope[SESSION_CHECKED] = (generation, user.get_session_auth_hash())
 
 
 def CachedUserAuthMiddlewareStack(inner: Any) -> Any:

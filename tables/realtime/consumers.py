@@ -28,6 +28,7 @@ from django.utils.translation import gettext
 
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
 from accounts.socket_sessions import SESSION_ENDED_CLOSE_CODE, SessionCheck
+from accounts.socket_users import SESSION_CHECKED
 from cashier.errors import RequestAlreadyUsed
 from operations import metrics
 from tables import services
@@ -248,7 +249,8 @@ class TableConsumer(GuardedConsumer):
     def perform(self, command: str, data: dict) -> None:
         """Call the one service the command names (in a worker thread: it writes the database)."""
         if self.session_check is None:
-            self.session_check = SessionCheck(getattr(self.scope.get("session"), "session_key", None), self.user.pk)
+            session_key = getattr(self.scope.get("session"), "session_key", None)
+            self.session_check = SessionCheck(session_key, self.user.pk, self.scope.get(SESSION_CHECKED))
         if not self.session_check.current():
             raise SessionEnded
         COMMANDS[command].service(self.user, self.table_id, data)

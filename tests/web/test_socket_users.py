@@ -5,14 +5,17 @@ real middleware stack, with the session's cookie, on PostgreSQL and the shared c
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.auth import UserLazyObject
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.module_loading import import_string
 
-from accounts.socket_users import CachedUserAuthMiddlewareStack, cached_user
+from accounts.socket_sessions import SessionCheck
+from accounts.socket_users import SESSION_CHECKED, CachedUserAuthMiddleware, CachedUserAuthMiddlewareStack, cached_user
 from tables.realtime.routing import websocket_urlpatterns
 from tables.realtime.socket_guard import POLICY_VIOLATION
 
@@ -133,3 +136,35 @@ def test_a_new_sockets_user_is_read_off_the_database_thread_when_the_cache_does_
 
     async_to_sync(scenario)()
     assert cached_user(key) == alice  # and kept for its next sockets
+
+
+def handshake(session_key: str):
+    """The user the middleware finds for a socket of the session, and what it checked."""
+    scope = {"session": import_string(f"{settings.SESSION_ENGINE}.SessionStore")(session_key=session_key),
+             "user": UserLazyObject()}  # fmt: skip
+    async_to_sync(CachedUserAuthMiddleware(None).resolve_scope)(scope)
+    return scope["user"], scope.get(SESSION_CHECKED)
+
+
+@pytest.mark.parametrize("seen", [False, True], ids=["read from the database", "known from the cache"])
+def test_a_sockets_first_frame_goes_on_from_the_check_its_handshake_made(heads_up, seen):
+    """The handshake checked the session (Django's check, or one made lately): the first frame
+    that changes something asks the cache whether anything changed since, not the database
+    again; and a change of the user after the handshake is still seen on that frame."""
+    _table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    if seen:
+        opened_once(key)
+    user, checked = handshake(key)
+    assert user == alice and checked is not None
+    first_frame = SessionCheck(key, alice.pk, checked)
+    with CaptureQueriesContext(connection) as counting:
+        assert first_frame.current()
+    assert counting.captured_queries == []
+    without = SessionCheck(key, alice.pk)  # nothing to go on: Django's check on the database
+    with CaptureQueriesContext(connection) as counting:
+        assert without.current()
+    assert counting.captured_queries
+    alice.set_password("a-New-strong-pass-77")
+    alice.save()
+    assert not SessionCheck(key, alice.pk, checked).current()
