@@ -25,6 +25,7 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import redis.exceptions
 from channels.auth import AuthMiddleware
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
@@ -47,6 +48,17 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECONDS = 300
+# What the cache's client raises while Redis is away (restarting): a line in the log, no
+# traceback (as ``tables.outages`` tells the room's other outages); anything else keeps its traceback.
+CACHE_AWAY: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+def _cache_failed(message: str, error: Exception, *args: object) -> None:
+    if isinstance(error, CACHE_AWAY):
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        logger.warning(message + " (%s: %s)", *args, type(error).__name__, first)
+    else:
+        logger.warning(message, *args, exc_info=error)
 
 
 def _entry_key(session_key: str) -> str:
@@ -96,8 +108,8 @@ def cached_user_checked(session_key: str | None) -> tuple[User, int] | None:
         user: User = entry["user"]
         generation = cache.get(generation_key(user.pk), 0)
         session = caches[settings.SESSION_CACHE_ALIAS].get(in_cache)
-    except Exception:  # the cache away: the database answers
-        logger.warning("socket users: the cache did not answer", exc_info=True)
+    except Exception as error:  # the cache away: the database answers
+        _cache_failed("socket users: the cache did not answer", error)
         return None
     if entry["generation"] != generation or entry["expires"] <= timezone.now():
         return None
@@ -124,8 +136,8 @@ def _remember(session: SessionBase, user: User, generation: int) -> None:
     entry = {"user": user, "generation": generation, "expires": expires}
     try:
         cache.set(_entry_key(session.session_key), entry, timeout=int(seconds))
-    except Exception:
-        logger.warning("socket users: the user of a session was not kept", exc_info=True)
+    except Exception as error:
+        _cache_failed("socket users: the user of a session was not kept", error)
 
 
 def _user_from_database(scope: dict[str, Any]) -> User | AnonymousUser:
@@ -189,8 +201,8 @@ def forget_session(session_key: str | None) -> None:
         return
     try:
         cache.delete(_entry_key(session_key))
-    except Exception:  # it expires within SECONDS; each frame that changes something checks the session
-        logger.warning("socket users: a session's user was not forgotten", exc_info=True)
+    except Exception as error:  # it expires within SECONDS; each frame that changes something checks the session
+        _cache_failed("socket users: a session's user was not forgotten", error)
 
 
 @receiver(user_logged_out)
@@ -207,5 +219,5 @@ def _forget_saved_user(sender: object, instance: User, created: bool, **kwargs: 
     try:
         if not cache.add(key, 1, timeout=None):
             cache.incr(key)
-    except Exception:
-        logger.warning("socket users: user %s's sessions were not forgotten", instance.pk, exc_info=True)
+    except Exception as error:
+        _cache_failed("socket users: user %s's sessions were not forgotten", error, instance.pk)

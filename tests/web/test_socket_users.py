@@ -3,6 +3,9 @@ seen lately costs a new socket no statement before the consumer decides, so a re
 costs the database nothing; and what is kept is forgotten when the session ends. Through the
 real middleware stack, with the session's cookie, on PostgreSQL and the shared cache."""
 
+import logging
+import socket
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.auth import UserLazyObject
@@ -168,3 +171,21 @@ def test_a_sockets_first_frame_goes_on_from_the_check_its_handshake_made(heads_u
     alice.set_password("a-New-strong-pass-77")
     alice.save()
     assert not SessionCheck(key, alice.pk, checked).current()
+
+
+def test_the_cache_away_is_one_line_in_the_log_not_a_traceback(heads_up, settings, caplog):
+    """Redis restarting is an outage, not a bug: a socket's handshake that finds the cache
+    away says so in one line and asks the database (the room's logs carry no traceback for it)."""
+    _table, alice, _bob = heads_up
+    key = logged_in_session(alice).session_key
+    with socket.socket() as probe:  # a port nothing listens on: the cache's connections are refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {**settings.CACHES["default"], "LOCATION": f"redis://127.0.0.1:{port}/0"},
+    }
+    with caplog.at_level(logging.WARNING, logger="accounts.socket_users"):
+        assert cached_user(key) is None
+    [record] = [r for r in caplog.records if "the cache did not answer" in r.getMessage()]
+    assert record.exc_info is None and "ConnectionError" in record.getMessage()
