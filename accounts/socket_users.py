@@ -25,7 +25,6 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-import redis.exceptions
 from channels.auth import AuthMiddleware
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
@@ -41,6 +40,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.module_loading import import_string
 
 from config.db_threads import DatabaseThreads
+from config.outages import CHANNEL_LAYER_ERRORS, describe
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -48,15 +48,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECONDS = 300
-# What the cache's client raises while Redis is away (restarting): a line in the log, no
-# traceback (as ``tables.outages`` tells the room's other outages); anything else keeps its traceback.
-CACHE_AWAY: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
 def _cache_failed(message: str, error: Exception, *args: object) -> None:
-    if isinstance(error, CACHE_AWAY):
-        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        logger.warning(message + " (%s: %s)", *args, type(error).__name__, first)
+    """Redis away (restarting) is a line in the log, as the room's other outages are
+    (``config.outages``); anything else the cache raises keeps its traceback."""
+    if isinstance(error, CHANNEL_LAYER_ERRORS):
+        logger.warning(message + " (%s)", *args, describe(error))
     else:
         logger.warning(message, *args, exc_info=error)
 

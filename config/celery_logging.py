@@ -9,6 +9,8 @@ import logging
 
 from celery import signals
 
+from config.outages import OUTAGES
+
 # (logger, how the message starts): celery/worker/consumer/consumer.py and celery/beat.py.
 RECONNECTING = (
     ("celery.worker.consumer.consumer", "consumer: Cannot connect to"),
@@ -85,8 +87,6 @@ class WorkerOutageIsTwoLines(logging.Filter):
 def _outage_under(error: BaseException | None) -> BaseException | None:
     """The broker's connection error behind ``error`` (celery wraps it twice), if that is what it is."""
     from kombu.exceptions import OperationalError
-
-    from tables.outages import OUTAGES
 
     seen = 0
     while error is not None and seen < 10:

@@ -8,7 +8,7 @@ import time
 
 from django.core.cache import cache
 
-from tables.outages import OUTAGES
+from config.outages import OUTAGES
 
 LAST_TICK_KEY = "clock:last-tick"
 

@@ -21,8 +21,8 @@ from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, mult
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from config.outages import OUTAGES, describe
 from tables.models import Hand, Table
-from tables.outages import OUTAGES, describe
 
 from .probes import redis_client
 

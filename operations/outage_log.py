@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 
-from tables.outages import describe
+from config.outages import describe
 
 
 class OutageLog:

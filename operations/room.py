@@ -13,8 +13,8 @@ from datetime import datetime
 from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 
+from config.outages import OUTAGES
 from tables.models import Hand, HandEvent, Seat
-from tables.outages import OUTAGES
 from tables.realtime import sockets
 
 from .clock_health import LAST_TICK_KEY

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from config.client_ip import client_ip
-from tables.outages import OUTAGES, describe
+from config.outages import OUTAGES, describe
 
 from . import probes
 from .exposition import exposition

@@ -5,9 +5,9 @@ import logging
 from celery import shared_task
 from django.db import close_old_connections
 
+from config.outages import DATABASE_ERRORS
 from operations import metrics
 from operations.outage_log import OutageLog
-from tables.outages import DATABASE_ERRORS
 
 from .services import chat
 from .services.clock import run_clock

@@ -23,8 +23,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
+from config.outages import OUTAGES
 from operations.outage_log import OutageLog
-from tables.outages import OUTAGES
 
 logger = logging.getLogger(__name__)
 

@@ -31,9 +31,9 @@ from django.utils import timezone, translation
 
 from accounts.socket_sessions import user_group
 from config import channel_serializer
+from config.outages import OUTAGES, describe
 from operations import metrics
 from tables.models import ChatMessage
-from tables.outages import OUTAGES, describe
 from tables.presentation.chat import chat_append_fragment
 from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment

@@ -35,7 +35,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.utils import timezone
 
-from tables.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
+from config.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
 from tables.selectors.table_state import table_versions
 
 from .frame_arrivals import next_arrival, stamp_arrivals

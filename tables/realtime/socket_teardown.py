@@ -24,7 +24,7 @@ from typing import Any
 
 from channels.exceptions import StopConsumer
 
-from tables.outages import OUTAGES, describe
+from config.outages import OUTAGES, describe
 
 logger = logging.getLogger(__name__)
 

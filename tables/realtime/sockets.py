@@ -20,8 +20,8 @@ from collections.abc import Iterable
 
 from django.core.cache import cache
 
+from config.outages import OUTAGES
 from operations.outage_log import OutageLog
-from tables.outages import OUTAGES
 
 logger = logging.getLogger(__name__)
 

@@ -17,13 +17,13 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from config.outages import DATABASE_ERRORS
 from operations import metrics
 from operations.clock_health import note_tick
 from operations.maintenance import in_maintenance
 from tables.engine import Action, ActionKind
 from tables.engine.events import Became, EventType
 from tables.models import ClockPolicy, Hand, Seat, Table, TimeoutRecord
-from tables.outages import DATABASE_ERRORS
 from tables.selectors.allowance import protected_all_ins_since
 
 from .dealing import start_hand_if_due

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from django.core.cache import cache
 
-from tables.outages import OUTAGES, describe
+from config.outages import OUTAGES, describe
 
 logger = logging.getLogger(__name__)
 

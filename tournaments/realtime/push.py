@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.socket_sessions import user_group
+from config.outages import OUTAGES, describe
 from tables.models import Seat
-from tables.outages import OUTAGES, describe
 from tables.realtime.notify import in_every_language
 
 from .. import selectors

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from tables.outages import DATABASE_ERRORS
+from config.outages import DATABASE_ERRORS
 
 from ..errors import TournamentError
 from ..models import Tournament
