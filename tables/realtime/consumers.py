@@ -41,6 +41,7 @@ from tables.realtime.notify import (
     PlayerChanged,
     ScreenChanged,
     TableChanged,
+    listeners_joined,
     player_group,
     rendered_fragments,
     table_group,
@@ -121,13 +122,21 @@ class TableConsumer(GuardedConsumer):
         # retried, adding to the queue it waits in. A client that gave up meanwhile costs no more.
         if self.client_gone:
             return
-        if not await self.admit((*self.presence, sockets.table_language_key(self.table_id, self.language))):
+        listens = (*self.presence, sockets.table_language_key(self.table_id, self.language))
+        if not await self.admit(listens):
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user.is_authenticated:
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
+        if 1 in sockets.counts.here(listens).values():
+            # The first socket here in its language, or of its player: a process that kept what
+            # other processes listen to for this table asks again (``notify``), this one at once.
+            listeners_joined(self.table_id)
+            await self.channel_layer.group_send(
+                table_group(self.table_id), {"type": "listeners.joined", "table_id": self.table_id}
+            )
         # The handshakes still unanswered come first (``admission.Handshakes``).
         await admission.handshakes.answered(admission.HANDSHAKES_FIRST_SECONDS)
         if self.client_gone:
@@ -315,6 +324,10 @@ class TableConsumer(GuardedConsumer):
             await self.send_snapshot("unseen")
             return
         await self.send_fragments(version, {**public, **own})
+
+    async def listeners_joined(self, event):
+        """A socket of this table opened as a new listener in some process (``open_socket``)."""
+        listeners_joined(event["table_id"])
 
     async def chat_message(self, event):
         """A new line for every socket of the table, unless this viewer muted its author."""

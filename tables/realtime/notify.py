@@ -22,7 +22,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -93,7 +93,7 @@ def _publish(layer, change: TableChange) -> None:
         messages = _screen_messages(change.table_id, rendered)
         loop = _server_loop()
         if loop is None:
-            async_to_sync(_send_all)(layer, messages)
+            async_to_sync(_send_all)(layer, change.table_id, messages)
             metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
         else:
             loop.call_soon_threadsafe(_send_in_order, layer, change.table_id, messages, started)
@@ -117,28 +117,65 @@ def listening_languages(table_id: int) -> list[str]:
     keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
     here = sockets.counts.here(keys.values())
     elsewhere = tuple(key for key in keys.values() if not here[key])  # asked of the cache only when needed
-    totals = {**here, **(_read_elsewhere(elsewhere) if elsewhere else {})}
+    # Kept long only where a new listener's notice reaches: a process with a socket of the table.
+    notified = any(here.values())
+    totals = {**here, **(_read_elsewhere(table_id, elsewhere, notified) if elsewhere else {})}
     return [language for language, key in keys.items() if totals[key] > 0]
 
 
-# What the other server processes' sockets read, as last asked of the cache: reused for
+# What the other server processes listen to, per table, as last asked (the languages their
+# sockets read, of the cache; the groups they subscribe to, of Redis): reused until a socket of
+# the table opens as a new listener somewhere (``listeners_joined``: the process it opens in
+# tells every process with a socket of the table, itself included), else for at most
 # ELSEWHERE_SECONDS. With a table's sockets in one process (the proxy hashes by table) the
-# answer is nearly always none, and asking it on every change was a trip to Redis per action.
-# A socket elsewhere in a language not yet rendered reads its snapshot meanwhile (``consumers``).
-ELSEWHERE_SECONDS = 1.0
+# answer is nearly always "none", and asking it on every change was two trips per action.
+# Where no notice reaches (a process with no socket of the table: the celery worker) the
+# languages are kept UNNOTIFIED_SECONDS only.
+ELSEWHERE_SECONDS = 30.0
+UNNOTIFIED_SECONDS = 1.0
 ELSEWHERE_KEPT = 10_000
-_elsewhere: dict[tuple, tuple[float, dict]] = {}
+_elsewhere: dict[int, dict[object, tuple[float, object]]] = {}  # table -> what was asked -> (when, answer)
+_NOT_KEPT = object()
 
 
-def _read_elsewhere(keys: tuple) -> dict:
-    now = time.monotonic()
-    found = _elsewhere.get(keys)
-    if found is not None and now - found[0] < ELSEWHERE_SECONDS:
-        return found[1]
-    totals = sockets.counts.totals(keys)
-    if len(_elsewhere) >= ELSEWHERE_KEPT:
+def _kept_for(table_id: int) -> dict[object, tuple[float, object]]:
+    """The answers kept for the table: taken before asking, so an answer asked while a socket
+    opened elsewhere (its notice forgot them meanwhile) is not kept (``_keep``)."""
+    if table_id not in _elsewhere and len(_elsewhere) >= ELSEWHERE_KEPT:
         _elsewhere.clear()
-    _elsewhere[keys] = (now, totals)
+    return _elsewhere.setdefault(table_id, {})
+
+
+def _kept(kept: dict[object, tuple[float, object]], asked: object, seconds: float | None = None) -> object:
+    found = kept.get(asked)
+    if found is None or time.monotonic() - found[0] >= (ELSEWHERE_SECONDS if seconds is None else seconds):
+        return _NOT_KEPT
+    return found[1]
+
+
+def _keep(table_id: int, kept: dict[object, tuple[float, object]], asked: object, answer: object) -> None:
+    if _elsewhere.get(table_id) is kept:
+        kept[asked] = (time.monotonic(), answer)
+
+
+def listeners_joined(table_id: int) -> None:
+    """A socket of the table opened somewhere as a new listener (a language, a player's group):
+    what other processes listen to is asked again on the table's next change."""
+    _elsewhere.pop(table_id, None)
+
+
+def forget_listeners() -> None:
+    """The channel layer was away (its subscriptions, and notices, lost): ask everything again."""
+    _elsewhere.clear()
+
+
+def _read_elsewhere(table_id: int, keys: tuple, notified: bool) -> dict:
+    kept = _kept_for(table_id)
+    answer = _kept(kept, keys, None if notified else UNNOTIFIED_SECONDS)
+    if answer is not _NOT_KEPT:
+        return cast(dict, answer)
+    totals = sockets.counts.totals(keys)
+    _keep(table_id, kept, keys, totals)
     return totals
 
 
@@ -211,9 +248,9 @@ def _screen_messages(table_id: int, rendered: Screens) -> list[tuple[str, Screen
     return messages
 
 
-async def _send_all(layer, messages) -> None:
+async def _send_all(layer, table_id: int, messages) -> None:
     if isinstance(layer, RedisPubSubChannelLayer):
-        await _publish_pipelined(layer, messages)
+        await _publish_pipelined(layer, table_id, messages)
         return
     # Side by side: one round of trips to Redis, not one after another. Every send is awaited
     # to its end even when one fails (Redis away), so none is left failing unobserved.
@@ -224,7 +261,7 @@ async def _send_all(layer, messages) -> None:
         raise failed
 
 
-async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
+async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, messages) -> None:
     """A change's messages in one round trip to Redis: its publishes pipelined, in order, as
     channels-redis's ``group_send`` publishes each (to the group's channel, under the shard's
     lock). channels-redis 4.3 has no batch send; this reads its shard internals (pinned).
@@ -232,20 +269,27 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
     A group that only this process's sockets listen to (a table's sockets are all in the
     process its proxy hashes it to) is not published: its message is handed to them here, as
     channels-redis hands one read from Redis, without being packed, sent, read back and
-    unpacked. Who listens is asked of Redis for each change (one pipelined trip, the same as
-    the publishes): a socket of another process that joins meanwhile reads its snapshot after
-    joining, so it sees this change."""
+    unpacked. Who listens elsewhere is asked of Redis (one trip for the change's groups) and
+    kept until a socket of the table opens somewhere as a new listener (``listeners_joined``):
+    a socket of another process that joins reads its snapshot after joining, so it sees the
+    changes made before its notice arrives here."""
     loop_layer = layer._get_layer()
     by_shard: dict = {}
     for group, message in messages:
         channel = loop_layer._get_group_channel_name(group)
         by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, message))
     here_too = channel_serializer.hands_over(layer._serializer)
+    table_channel = loop_layer._get_group_channel_name(table_group(table_id))
+    kept_here = table_channel in loop_layer._get_shard(table_channel)._subscribed_to
     handed: list[tuple[str, dict]] = []
     for shard, sends in by_shard.items():
         async with shard._lock:
             shard._ensure_redis()
-            elsewhere = await _listened_elsewhere(shard, [channel for channel, _ in sends]) if here_too else None
+            elsewhere = (
+                await _listened_elsewhere(shard, table_id, [channel for channel, _ in sends], kept_here)
+                if here_too
+                else None
+            )
             pipe = shard._redis.pipeline(transaction=False)
             for index, (channel, message) in enumerate(sends):
                 if elsewhere is None or elsewhere[index]:
@@ -258,14 +302,21 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, messages) -> None:
         _hand_over(loop_layer, handed)
 
 
-async def _listened_elsewhere(shard, channels: list[str]) -> list[bool]:
-    """For each channel, whether a connection other than this process's subscribes to it (one
-    ``PUBSUB NUMSUB`` for all of them)."""
-    counts = await shard._redis.pubsub_numsub(*channels)
-    return [
-        count - (1 if channel in shard._subscribed_to else 0) > 0
-        for channel, (_name, count) in zip(channels, counts, strict=True)
-    ]
+async def _listened_elsewhere(shard, table_id: int, channels: list[str], kept_here: bool) -> list[bool]:
+    """For each channel, whether a connection other than this process's subscribes to it: the
+    answer kept for the table, else one ``PUBSUB NUMSUB`` for all those not kept. Kept only in a
+    process that subscribes to the table's group (``kept_here``), where a new listener's notice
+    reaches (the celery worker, or a process none of whose sockets show the table, asks each time)."""
+    kept = _kept_for(table_id) if kept_here else {}
+    answers = {channel: _kept(kept, channel) for channel in channels}
+    asked = [channel for channel, answer in answers.items() if answer is _NOT_KEPT]
+    if asked:
+        counts = await shard._redis.pubsub_numsub(*asked)
+        for channel, (_name, count) in zip(asked, counts, strict=True):
+            answers[channel] = count - (1 if channel in shard._subscribed_to else 0) > 0
+            if kept_here:
+                _keep(table_id, kept, channel, answers[channel])
+    return [bool(answers[channel]) for channel in channels]
 
 
 def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
@@ -335,7 +386,7 @@ async def _send_after(previous: asyncio.Task | None, layer, table_id: int, messa
     if previous is not None:
         await asyncio.wait([previous])  # its own failure was logged by itself
     try:
-        await _send_all(layer, messages)
+        await _send_all(layer, table_id, messages)
         metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("screens").inc()

@@ -40,6 +40,7 @@ from tables.selectors.table_state import table_versions
 
 from .frame_arrivals import next_arrival, stamp_arrivals
 from .frame_budgets import NOT_TAKEN
+from .notify import forget_listeners
 from .socket_teardown import detached, end_receiving, finished, to_the_end
 
 logger = logging.getLogger(__name__)
@@ -267,6 +268,7 @@ class LiveSockets:
             except CHANNEL_LAYER_ERRORS:
                 continue
         consumers = list(self.sockets)
+        forget_listeners()  # the notices of sockets opened meanwhile elsewhere were lost
         logger.warning("channel layer back after %.1f s: %d sockets rejoin", time.monotonic() - started, len(consumers))
         # Only a socket behind its table needs a snapshot: a whole server's worth of them at
         # once would hold up the sockets that do (the watcher sees to any change missed later).

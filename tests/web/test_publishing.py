@@ -24,10 +24,10 @@ def test_a_slow_send_keeps_neither_the_writer_waiting_nor_the_next_change_ahead(
     send_all = notify._send_all  # a change's messages, in one send (pipelined to Redis) or side by side
     held = asyncio.Event()  # the first change's messages wait for this
 
-    async def slow_send_all(layer, messages):
+    async def slow_send_all(layer, table_id, messages):
         if any(message["type"] == "table.changed" and message["version"] == first for _group, message in messages):
             await held.wait()
-        await send_all(layer, messages)
+        await send_all(layer, table_id, messages)
 
     async def act_as_the_player_to_act():
         hand = await db(running_hand, table)

@@ -115,31 +115,53 @@ def test_the_felt_seen_from_a_seat_puts_it_at_six_o_clock(seat_count, bottom):
     assert "#felt .seat-free { display: none; }" in felt_view_style(seat_count, bottom, True)
 
 
-def test_the_languages_read_in_other_processes_are_asked_of_the_cache_once_a_second(monkeypatch):
+def test_the_languages_read_in_other_processes_are_asked_again_only_when_a_listener_joins(monkeypatch):
     """A change renders the public fragments in the languages some socket reads; whether a
     socket of another server process reads one that no socket here reads is asked of the cache
-    at most once per ``ELSEWHERE_SECONDS`` per table, not on every change."""
+    once, and again only when a socket of the table opens somewhere as a new listener (its
+    notice), or ``ELSEWHERE_SECONDS`` later: not on every change."""
     from tables.realtime import notify
 
+    elsewhere = {"es": 0}
     asked = []
 
     def totals(keys):
         asked.append(keys)
-        return {key: (1 if key[2] == "es" else 0) for key in keys}  # a Spanish watcher elsewhere
+        return {key: elsewhere.get(key[2], 0) for key in keys}
 
     monkeypatch.setattr(sockets.counts, "totals", totals)
     monkeypatch.setattr(notify, "_elsewhere", {})
     here = [sockets.table_language_key(991, "en")]
     sockets.counts.opened(here)
     try:
-        assert notify.listening_languages(991) == ["en", "es"]
-        assert notify.listening_languages(991) == ["en", "es"]
+        assert notify.listening_languages(991) == ["en"]
+        elsewhere["es"] = 1  # a Spanish watcher opens in another process...
+        assert notify.listening_languages(991) == ["en"]  # (its notice not here yet)
         assert len(asked) == 1
-        monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 0.0)
+        notify.listeners_joined(991)  # ...and its notice arrives
+        assert notify.listening_languages(991) == ["en", "es"]
         assert notify.listening_languages(991) == ["en", "es"]
         assert len(asked) == 2
+        notify.listeners_joined(992)  # another table's notice changes nothing here
+        assert notify.listening_languages(991) == ["en", "es"]
+        assert len(asked) == 2
+        monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 0.0)  # kept at most that long
+        elsewhere["es"] = 0
+        assert notify.listening_languages(991) == ["en"]
+        assert len(asked) == 3
     finally:
         sockets.counts.closed(here)
+    # A process with no socket of the table (the celery worker) hears no notice: it keeps the
+    # answer UNNOTIFIED_SECONDS only.
+    monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 30.0)
+    elsewhere["en"] = 1
+    assert notify.listening_languages(993) == ["en"]
+    assert notify.listening_languages(993) == ["en"]
+    assert len(asked) == 4
+    monkeypatch.setattr(notify, "UNNOTIFIED_SECONDS", 0.0)
+    elsewhere["es"] = 1
+    assert notify.listening_languages(993) == ["en", "es"]
+    assert len(asked) == 5
 
 
 @pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
@@ -199,5 +221,114 @@ def test_a_group_only_this_process_listens_to_is_handed_over_without_redis(
             assert packed == []
         await listening.aclose()
         await other_process.aclose()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_joins(
+    heads_up, channel_layer, monkeypatch
+):
+    """Whether another process subscribes to a table's groups is asked of Redis (``PUBSUB
+    NUMSUB``) on the table's first change and kept: the next changes are handed over here without
+    asking. A socket of the table opening in another process says so to every process with a
+    socket of the table (a ``listeners.joined`` notice to the table's group): the next change asks
+    again, and that process gets it."""
+    import redis.asyncio as aioredis
+    from django.conf import settings
+    from redis.asyncio.client import Redis
+
+    from tables.realtime import notify
+
+    table, alice, _bob = heads_up
+    layer = get_channel_layer()
+    monkeypatch.setattr(notify, "_elsewhere", {})
+    asked = []
+    real_numsub = Redis.pubsub_numsub
+
+    def numsub(self, *channels):
+        asked.append(channels)
+        return real_numsub(self, *channels)
+
+    monkeypatch.setattr(Redis, "pubsub_numsub", numsub)
+
+    async def scenario():
+        here = await layer.new_channel()
+        await layer.group_add(table_group(table.pk), here)
+        await layer.group_add(player_group(table.pk, alice.pk), here)
+        listening = sockets.table_language_key(table.pk, "en")
+        sockets.counts.opened([listening])
+        other_process = aioredis.from_url(settings.REDIS_URL)
+        elsewhere = other_process.pubsub()
+        group_channel = layer._get_layer()._get_group_channel_name(table_group(table.pk))
+        try:
+            await db(start_hand, table)
+            assert (await _screen(layer, here))["type"] == "screen.changed"
+            await db(_act, table)
+            assert (await _screen(layer, here))["type"] == "screen.changed"
+            assert len(asked) == 1  # the second change asked nothing
+            await elsewhere.subscribe(group_channel)  # a socket of the table opens in another process...
+            await elsewhere.get_message(timeout=1)
+            await db(_act, table)
+            assert (await _screen(layer, here))["type"] == "screen.changed"  # (its notice not here yet)
+            assert len(asked) == 1
+            await layer.group_send(table_group(table.pk), {"type": "listeners.joined", "table_id": table.pk})
+            notice = await _screen(layer, here)  # what the table's sockets here get: each forgets
+            assert notice == {"type": "listeners.joined", "table_id": table.pk}
+            notify.listeners_joined(notice["table_id"])
+            await db(_act, table)
+            assert len(asked) == 2
+            got = [await _screen(layer, here), await _screen(layer, here)]  # the table's half read back from Redis
+            assert sorted(message["type"] for message in got) == ["player.changed", "table.changed"]
+            published = await elsewhere.get_message(ignore_subscribe_messages=True, timeout=2)
+            assert published is not None and published["channel"].decode() == group_channel
+        finally:
+            sockets.counts.closed([listening])
+            await elsewhere.aclose()
+            await other_process.aclose()
+
+    async_to_sync(scenario)()
+
+
+async def _screen(layer, channel):
+    """The channel's next message but the dealer's chat lines."""
+    while (message := await layer.receive(channel))["type"] == "chat.message":
+        pass
+    return message
+
+
+def _act(table):
+    """The player whose turn it is calls (or checks)."""
+    from tables import services
+    from tables.engine.errors import IllegalAction
+    from tables.models import Hand
+
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    seat = table.seats.get(number=hand.turn_seat)
+    try:
+        services.act(table_id=table.pk, user=seat.player, kind="call", amount=None, sequence=hand.sequence)
+    except IllegalAction:  # nothing to call
+        services.act(table_id=table.pk, user=seat.player, kind="check", amount=None, sequence=hand.sequence)
+
+
+def test_a_socket_opening_as_a_new_listener_tells_the_tables_other_processes(heads_up, channel_layer):
+    """The first socket of a table in a process in its language, or of its player, sends the
+    ``listeners.joined`` notice to the table's group (what other processes listen to is asked
+    again there); one more socket of the same kind does not."""
+    table, alice, _bob = heads_up
+    layer = get_channel_layer()
+
+    async def scenario():
+        notices = await layer.new_channel()
+        await layer.group_add(table_group(table.pk), notices)
+        watcher = await table_viewer(table).connect()
+        assert await layer.receive(notices) == {"type": "listeners.joined", "table_id": table.pk}
+        second_watcher = await table_viewer(table).connect()  # no new listener: no notice
+        alice_tab = await table_viewer(table, alice).connect()  # alice's own group: a new listener
+        assert await layer.receive(notices) == {"type": "listeners.joined", "table_id": table.pk}
+        await db(start_hand, table)
+        assert (await layer.receive(notices))["type"] == "table.changed"  # no notice between
+        for tab in (watcher, second_watcher, alice_tab):
+            await tab.close()
 
     async_to_sync(scenario)()
