@@ -1,5 +1,5 @@
 """A socket's frames stamped with the moment they reached this process, before they wait in
-the socket's line (``socket_recovery.RecoveringConsumer`` reads them from the queue)."""
+the socket's line (``socket_recovery.RecoveringConsumer`` reads them from its inbox)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ logger = logging.getLogger(__name__)
 async def stamp_arrivals(receive, arrivals: asyncio.Queue, arrives, left) -> None:
     """Hand on what the server receives for the socket, each frame with the moment it arrived:
     read at once, before it waits in this socket's line behind a frame in hand (a click that
-    reached the server in time is on time however long it then waits, RULES 6)."""
+    reached the server in time is on time however long it then waits, RULES 6). A failed
+    receive is put in the line as its exception, for the socket to raise."""
     try:
         while True:
             message = await receive()
@@ -31,10 +32,3 @@ async def stamp_arrivals(receive, arrivals: asyncio.Queue, arrives, left) -> Non
             arrivals.put_nowait(message)
     except Exception as error:  # the socket's receive failed: the socket's loop raises it
         arrivals.put_nowait(error)
-
-
-async def next_arrival(arrivals: asyncio.Queue) -> dict:
-    found = await arrivals.get()
-    if isinstance(found, BaseException):
-        raise found
-    return found

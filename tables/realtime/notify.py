@@ -39,7 +39,7 @@ from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import Screens, room_languages, screens
 from tables.presentation.view_models import RenderedFragments
-from tables.realtime import admission, sockets
+from tables.realtime import admission, inboxes, sockets
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -320,10 +320,10 @@ async def _listened_elsewhere(shard, table_id: int, channels: list[str], kept_he
 
 
 def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
-    """A change's messages to this process's sockets in their groups, as channels-redis hands
-    them a message it read. A seated player's socket is in the table's group and in its
-    player's: when both halves of the change are handed over here it gets them in one message
-    (``screen.changed``), one dispatch instead of two."""
+    """A change's messages to this process's sockets in their groups, straight into their inboxes
+    (another receiver's as channels-redis hands it a message it read). A seated player's socket
+    is in the table's group and in its player's: when both halves of the change are handed over
+    here it gets them in one message (``screen.changed``), one dispatch instead of two."""
     table = next((message for _, message in handed if message["type"] == "table.changed"), None)
     table_members = set()
     if table is not None:
@@ -338,13 +338,16 @@ def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
     }
     for channel, message in handed:
         for name in loop_layer.groups.get(channel, ()):
-            queue = loop_layer.channels.get(name)
-            if queue is None:
+            if name in both and message["type"] != "player.changed":
+                continue  # its table's half goes with its own
+            sent = both.get(name, message)
+            inbox = inboxes.here.get(name)  # a socket's: straight into its inbox
+            if inbox is not None:
+                inbox.put_nowait(sent)
                 continue
-            if name not in both:
-                queue.put_nowait(channel_serializer.unpacked(message))
-            elif message["type"] == "player.changed":
-                queue.put_nowait(channel_serializer.unpacked(both[name]))
+            queue = loop_layer.channels.get(name)  # another receiver's: as the layer brings it
+            if queue is not None:
+                queue.put_nowait(channel_serializer.unpacked(sent))
 
 
 def _server_loop():

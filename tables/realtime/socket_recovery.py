@@ -25,20 +25,19 @@ import logging
 import time
 import weakref
 from datetime import datetime
-from functools import partial
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.utils import timezone
 
 from config.outages import CHANNEL_LAYER_ERRORS, DATABASE_ERRORS, OUTAGES, describe
 from tables.selectors.table_state import table_versions
 
-from .frame_arrivals import next_arrival, stamp_arrivals
+from . import inboxes
+from .frame_arrivals import stamp_arrivals
 from .frame_budgets import NOT_TAKEN
 from .notify import forget_listeners
 from .socket_teardown import detached, end_receiving, finished, to_the_end
@@ -83,31 +82,43 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         await super().accept(subprotocol, headers)
 
     async def __call__(self, scope, receive, send):
-        # channels' AsyncConsumer.__call__, with a receive that survives the layer, an inbox
-        # through which this process tells the socket to rejoin, the time each frame arrived,
-        # and a way out that the socket's cancellation does not cut short (``socket_teardown``).
+        # channels' AsyncConsumer.__call__, with one inbox where every message waits its turn
+        # (the client's frames, stamped with the time each arrived; what the channel layer
+        # brings, through a receive that survives the layer; what this process tells the
+        # socket, to rejoin or to go, and the changes it hands over: ``inboxes``), and a way
+        # out that the socket's cancellation does not cut short (``socket_teardown``).
         self.scope = scope
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = await self.channel_layer.new_channel()
         self.base_send = send
         live_sockets.register(self)
-        arrivals: asyncio.Queue = asyncio.Queue()
-        stamping = asyncio.ensure_future(stamp_arrivals(receive, arrivals, self.frame_arrives, self.client_left))
+        inboxes.here[self.channel_name] = self.inbox
+        stamping = asyncio.ensure_future(stamp_arrivals(receive, self.inbox, self.frame_arrives, self.client_left))
+        pumping = asyncio.ensure_future(self.pump_layer())
         try:
-            await await_many_dispatch(
-                [partial(next_arrival, arrivals), self.receive_from_layer, self.inbox.get], self.dispatch
-            )
+            while True:
+                message = await self.inbox.get()
+                if isinstance(message, BaseException):  # the socket's receive failed
+                    raise message
+                await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
+            inboxes.here.pop(self.channel_name, None)
             stamping.cancel()
+            pumping.cancel()
             live_sockets.unregister(self)
-            leaving = [end_receiving(self.layer_receive)]
+            leaving = [pumping, end_receiving(self.layer_receive)]
             if self.connecting and not self.leaving:
                 # Cancelled before it heard its client go (daphne's close timeout): it leaves all the same.
                 leaving.append(detached(self.handle({"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE})))
             await finished(leaving)
+
+    async def pump_layer(self) -> None:
+        """What the channel layer brings, into the inbox."""
+        while True:
+            self.inbox.put_nowait(await self.receive_from_layer())
 
     def frame_arrives(self, message: dict) -> None:
         """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""

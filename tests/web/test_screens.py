@@ -332,3 +332,37 @@ def test_a_socket_opening_as_a_new_listener_tells_the_tables_other_processes(hea
             await tab.close()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+def test_a_change_only_this_process_listens_to_goes_straight_into_its_sockets_inboxes(
+    heads_up, channel_layer, monkeypatch
+):
+    """A socket's messages wait in one inbox (its client's frames, the channel layer's, this
+    process's): a change handed over here goes straight into the inboxes of the table's sockets,
+    not through the channel layer's queue and receive."""
+    from config import channel_serializer
+
+    table, alice, _bob = heads_up
+    through_the_layer = []
+    real_unpacked = channel_serializer.unpacked
+
+    def unpacked(message):
+        through_the_layer.append(message["type"])
+        return real_unpacked(message)
+
+    monkeypatch.setattr(channel_serializer, "unpacked", unpacked)
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice).connect()
+        watcher = await table_viewer(table).connect()
+        await db(start_hand, table)
+        dealt = await db(table_version, table)
+        for tab in (alice_tab, watcher):
+            await tab.until_version(dealt)
+        assert leaks(alice_tab.frames, SEAT_1_CARDS) and leaks(watcher.frames, SEAT_1_CARDS) == []
+        assert "screen.changed" not in through_the_layer and "table.changed" not in through_the_layer
+        for tab in (alice_tab, watcher):
+            await tab.close()
+
+    async_to_sync(scenario)()
