@@ -245,3 +245,31 @@ def test_a_card_drawn_once_is_drawn_again_in_each_language_and_for_each_highligh
         with translation.override(language), fragment_translations():
             said.append(confirm.render(x=True))
     assert said[0].startswith("Leave the table?") and said[1].startswith("¿")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '{{ _("Fold") }}',
+        '{{ _("Dealt to you") }} {% trans %}Fold{% endtrans %}',
+        '{{ _("100%% of the pot") }}',  # formatting turns "%%" into "%"
+        '{{ _("Raise to %(amount)s", amount="<b>9</b>") }}',  # a variable is escaped
+        '{% trans who="<i>ann</i>" %}{{ who }} folds{% endtrans %}',
+        '{{ _("<em>safe</em> as Jinja marks it") }}',
+    ],
+)
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_fragments_gettext_says_what_jinjas_own_says(source, language):
+    """The fragments' ``gettext`` skips formatting a translation with nothing to format: what it
+    renders is what Jinja's own new-style gettext renders, with and without variables."""
+    from django.utils import translation
+    from jinja2 import Environment
+
+    from config.jinja2 import _gettext, _gettext_formatted, _ngettext, fragment_translations
+
+    ours = engines["fragments"].env
+    assert ours.globals["_"] is ours.globals["gettext"] is _gettext_formatted
+    stock = Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    stock.install_gettext_callables(_gettext, _ngettext, newstyle=True)
+    with translation.override(language), fragment_translations():
+        assert ours.from_string(source).render() == stock.from_string(source).render()
