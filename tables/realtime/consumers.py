@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 from channels.db import database_sync_to_async
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.request_ids import RequestIdExpired, RequestIdRefused, new_request_id, request_nonce
@@ -65,7 +65,11 @@ class SessionEnded(Exception):
 
 
 class TableConsumer(GuardedConsumer):
+    # A change's screens come rendered in every language read: handled without setting this
+    # viewer's (a snapshot they fall back on sets it, ``send_snapshot``).
+    untranslated = frozenset({"screen.changed", "table.changed", "player.changed", "listeners.joined"})
     presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
+    viewer_id: int | None = None  # the logged-in viewer's user id (set on connecting)
     noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
     session_check: SessionCheck | None = None  # made on the first frame that changes something
 
@@ -101,7 +105,7 @@ class TableConsumer(GuardedConsumer):
         self.muted: frozenset[int] = frozenset()  # the players whose chat this viewer does not see
         # Past the process's bound of work in flight a watcher's socket is refused (1013), a
         # seated player's still taken (``admission``): who is seated comes from the cache.
-        user_id = self.user.pk if self.user.is_authenticated else None
+        user_id = self.viewer_id = self.user.pk if self.user.is_authenticated else None
         # A socket joining a table this process serves already (another socket of it opened
         # here first) is one of that table's players or watchers: its players come first.
         claim = self.scope.get("table_claim")
@@ -277,7 +281,7 @@ class TableConsumer(GuardedConsumer):
         if self.language not in event["digests"]:
             await self.send_snapshot("language")  # not rendered in this socket's language: nobody read it there yet
             return
-        if self.user.is_authenticated and self.user.pk in event["players"]:
+        if self.viewer_id is not None and self.viewer_id in event["players"]:
             self.spectator_key = None
             await self.join_halves(event["version"], "table", event)  # shown with the player's own
             return
@@ -374,7 +378,8 @@ class TableConsumer(GuardedConsumer):
     async def send_snapshot(self, reason: str):
         """The whole screen again (``reason``: why a change could not be sent as its pieces)."""
         metrics.SNAPSHOTS.labels(reason).inc()
-        rendered = await on_snapshot_thread(self.snapshot)()
+        with translation.override(self.language):  # (a change's message is handled without it)
+            rendered = await on_snapshot_thread(self.snapshot)()
         if rendered is None:  # the table is gone
             await self.close()
             return

@@ -53,8 +53,16 @@ class GuardedConsumer(RecoveringConsumer):
             self._language = language_of_scope(self.scope)
         return self._language
 
+    # The types of message whose handlers say nothing in the viewer's language themselves.
+    untranslated: frozenset[str] = frozenset()
+
     async def dispatch(self, message):
-        """Every message handled in the viewer's language (``sync_to_async`` carries it to threads)."""
+        """Every message handled in the viewer's language (``sync_to_async`` carries it to threads),
+        but those ``untranslated``: setting the language is a switch of Django's translation on
+        every message, and a table's sockets get one per change."""
+        if message.get("type") in self.untranslated:
+            await super().dispatch(message)
+            return
         with translation.override(self.language):
             await super().dispatch(message)
 
