@@ -231,7 +231,7 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
 ):
     """Whether another process subscribes to a table's groups is asked of Redis (``PUBSUB
     NUMSUB``) on the table's first change and kept: the next changes are handed over here without
-    asking. A socket of the table opening in another process says so to every process with a
+    asking, at once (no task on the way). A socket of the table opening in another process says so to every process with a
     socket of the table (a ``listeners.joined`` notice to the table's group): the next change asks
     again, and that process gets it."""
     import redis.asyncio as aioredis
@@ -251,6 +251,14 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
         return real_numsub(self, *channels)
 
     monkeypatch.setattr(Redis, "pubsub_numsub", numsub)
+    sent_through_a_task = []
+    real_send_all = notify._send_all
+
+    async def send_all(layer, table_id, messages):
+        sent_through_a_task.append(table_id)
+        await real_send_all(layer, table_id, messages)
+
+    monkeypatch.setattr(notify, "_send_all", send_all)
 
     async def scenario():
         here = await layer.new_channel()
@@ -266,7 +274,8 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
             assert (await _screen(layer, here))["type"] == "screen.changed"
             await db(_act, table)
             assert (await _screen(layer, here))["type"] == "screen.changed"
-            assert len(asked) == 1  # the second change asked nothing
+            assert len(asked) == 1  # the second change asked nothing...
+            assert len(sent_through_a_task) == 1  # ...and was handed over at once, without a task
             await elsewhere.subscribe(group_channel)  # a socket of the table opens in another process...
             await elsewhere.get_message(timeout=1)
             await db(_act, table)
@@ -277,7 +286,7 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
             assert notice == {"type": "listeners.joined", "table_id": table.pk}
             notify.listeners_joined(notice["table_id"])
             await db(_act, table)
-            assert len(asked) == 2
+            assert len(asked) == 2 and len(sent_through_a_task) == 2
             got = [await _screen(layer, here), await _screen(layer, here)]  # the table's half read back from Redis
             assert sorted(message["type"] for message in got) == ["player.changed", "table.changed"]
             published = await elsewhere.get_message(ignore_subscribe_messages=True, timeout=2)
