@@ -21,6 +21,7 @@ import signal
 import sys
 
 from . import embedded_clock
+from .socket_guard import TEXT_SENDER
 from .socket_recovery import live_sockets
 
 logger = logging.getLogger(__name__)
@@ -78,6 +79,9 @@ class CloseSocketsOnSigterm:
         if scope["type"] == "websocket":
             protocol = _autobahn_protocol(send)
             if protocol is not None:
+                sender = _text_sender(send, protocol)
+                if sender is not None:
+                    scope = {**scope, TEXT_SENDER: sender}
                 send = _closing_with_endpoint_codes(send, protocol)
         return await self.app(scope, receive, send)
 
@@ -87,6 +91,31 @@ def _autobahn_protocol(send):
     arguments = getattr(send, "args", ())
     protocol = arguments[0] if arguments else None
     return protocol if hasattr(protocol, "sendCloseFrame") and hasattr(protocol, "STATE_OPEN") else None
+
+
+def _text_sender(send, protocol):
+    """``send_text(text) -> bool``: a text frame handed straight to the open connection's
+    protocol, as daphne's ``handle_reply`` hands a ``websocket.send`` to it (nothing once the
+    connection is gone; it answers True, as daphne does), or False when the connection is not
+    open yet (the caller sends it the usual way). A table's sockets send a frame per change each:
+    the middleware's wrappers of ``send`` (the session's, the handshake's count, the endpoint's
+    close codes) have nothing to do with a text frame, and cost as much as the frame's own
+    framing. None where ``send`` is not daphne's."""
+    server = getattr(getattr(send, "func", None), "__self__", None)
+    connections = getattr(server, "connections", None)
+    if not isinstance(connections, dict):
+        return None
+
+    def send_text(text: str) -> bool:
+        connection = connections.get(protocol)
+        if connection is None or connection.get("disconnected"):
+            return True  # gone: daphne drops it
+        if protocol.state != protocol.STATE_OPEN:
+            return False
+        protocol.serverSend(text, False)
+        return True
+
+    return send_text
 
 
 def _closing_with_endpoint_codes(send, protocol):

@@ -37,6 +37,9 @@ from .snapshot_threads import on_snapshot_thread
 from .socket_recovery import RecoveringConsumer
 
 POLICY_VIOLATION = 1008  # RFC 6455: the client broke the server's policy
+# The scope's key of ``send_text(text) -> bool``, which hands a text frame straight to the
+# connection where the server is daphne (``graceful_shutdown``; False: not open yet).
+TEXT_SENDER = "text_sender"
 
 
 class GuardedConsumer(RecoveringConsumer):
@@ -168,9 +171,12 @@ class GuardedConsumer(RecoveringConsumer):
 
     async def send_html(self, html: str) -> None:
         """Send fragments; a client that went away while they were rendered is no error
-        (daphne raises on the closed socket; the disconnect handler runs next)."""
+        (daphne raises on the closed socket; the disconnect handler runs next). Under daphne
+        straight to the connection (``TEXT_SENDER``)."""
+        send_text = self.scope.get(TEXT_SENDER)
         with contextlib.suppress(Disconnected):
-            await self.send(text_data=html)
+            if send_text is None or not send_text(html):
+                await self.send(text_data=html)
 
 
 def client_address(scope) -> str:
