@@ -42,6 +42,20 @@ class FrameError(ValueError):
     """A frame that is not a valid command; the message is shown to the player."""
 
 
+class _SharedFields(dict):
+    """A form's fields that its instances share instead of each copying them (Django copies a
+    form's fields for every instance): for a form that only cleans data with them."""
+
+    def __deepcopy__(self, memo: dict) -> _SharedFields:
+        return _SharedFields(self)
+
+
+def _fields_shared(form: type[forms.Form]) -> type[forms.Form]:
+    form.base_fields = _SharedFields(form.base_fields)
+    return form
+
+
+@_fields_shared  # every action's frame: copying its fields was most of the cost of reading it
 class ActionForm(forms.Form):
     """fold / check / call / bet / raise, against the hand's current ``sequence``."""
 
