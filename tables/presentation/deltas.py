@@ -67,12 +67,15 @@ class Seen:
 
     def add(self, fragments: dict[str, str], known: dict[str, str] | None = None) -> None:
         """Remember ``fragments`` (``known``: their digests by key, when the sender gave them)."""
+        by_digest = self._by_digest
         for key, html in fragments.items():
             found = known[key] if known is not None else digest(html)
-            self._by_digest.pop(found, None)
-            self._by_digest[found] = html
-        while len(self._by_digest) > self.size:
-            self._by_digest.popitem(last=False)
+            if found in by_digest:  # the same content: only the most recent again
+                by_digest.move_to_end(found)
+            else:
+                by_digest[found] = html
+        while len(by_digest) > self.size:
+            by_digest.popitem(last=False)
 
     def rebuild(self, fragments: dict[str, str], wanted: dict[str, str]) -> dict[str, str] | None:
         """Every fragment ``wanted`` names (key -> digest), from ``fragments`` or what was seen;

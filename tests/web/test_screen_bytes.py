@@ -158,6 +158,20 @@ def test_a_socket_missing_a_fragment_says_so():
     assert seen.rebuild({}, {"felt": "0123456789abcdef"}) is None
 
 
+def test_a_content_seen_again_is_kept_as_the_most_recent():
+    """What a socket saw is kept by recency: a content shown again (controls that empty again)
+    outlives one shown once since."""
+    from tables.presentation.deltas import digest
+
+    seen = Seen(size=2)
+    seen.add({"controls": "<div>empty</div>"})
+    seen.add({"felt": "<div>flop</div>"})
+    seen.add({"controls": "<div>empty</div>"})  # again: the most recent
+    seen.add({"felt": "<div>turn</div>"})  # the flop's felt is the least recent: it goes
+    assert seen.rebuild({}, {"controls": digest("<div>empty</div>")}) == {"controls": "<div>empty</div>"}
+    assert seen.rebuild({}, {"felt": digest("<div>flop</div>")}) is None
+
+
 def test_a_message_read_by_several_sockets_of_a_process_is_unpacked_once(monkeypatch):
     """channels-redis deserializes a group's message for each socket of the group: the bytes
     of the last messages are kept, so a table's change is unpacked once per process."""
