@@ -116,9 +116,13 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
             await finished(leaving)
 
     async def pump_layer(self) -> None:
-        """What the channel layer brings, into the inbox."""
-        while True:
-            self.inbox.put_nowait(await self.receive_from_layer())
+        """What the channel layer brings, into the inbox (its outages are waited out in
+        ``receive_from_layer``; anything else it raises, the socket's loop raises)."""
+        try:
+            while True:
+                self.inbox.put_nowait(await self.receive_from_layer())
+        except Exception as error:
+            self.inbox.put_nowait(error)
 
     def frame_arrives(self, message: dict) -> None:
         """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""

@@ -100,3 +100,22 @@ def test_a_socket_cancelled_in_its_handshake_still_leaves_quietly(caplog):
     async_to_sync(scenario)()
     assert sockets.counts.here([sockets.ip_key(address)])[sockets.ip_key(address)] == 0
     assert no_tracebacks(caplog) == []
+
+
+def test_a_message_the_layer_cannot_read_ends_the_socket_with_its_error(caplog):
+    """What the channel layer brings waits in the socket's inbox with its frames: a message it
+    cannot read (not an outage, which the socket waits out) ends the socket with that error, as
+    an error of its own handling does, instead of leaving it deaf to its groups."""
+    caplog.set_level(logging.WARNING)
+
+    async def scenario():
+        viewer = await lobby_viewer().connect()
+        layer, _shard = held_shard()
+        (channel,) = list(layer.channels)
+        layer.channels[channel].put_nowait(b"\x07 not a message")  # bytes no serializer reads
+        async with asyncio.timeout(3):
+            while not viewer.communicator.future.done():
+                await asyncio.sleep(0.02)
+        assert isinstance(viewer.communicator.future.exception(), ValueError)  # msgpack's ExtraData
+
+    async_to_sync(scenario)()
