@@ -19,9 +19,9 @@ from config.websocket_origin import SameOriginWebsocketValidator  # noqa: E402
 from operations.routing import websocket_urlpatterns as staff_websocket_urlpatterns  # noqa: E402
 from tables.realtime.embedded_clock import StartEmbeddedClock  # noqa: E402
 from tables.realtime.graceful_shutdown import CloseSocketsOnSigterm  # noqa: E402
+from tables.realtime.quiet_outages import RefuseWhileAway  # noqa: E402
 from tables.realtime.refusals import RefuseWhenSwamped  # noqa: E402
 from tables.realtime.routing import websocket_urlpatterns  # noqa: E402
-from tables.realtime.socket_recovery import RefuseWhileAway  # noqa: E402
 from tournaments.realtime.routing import websocket_urlpatterns as tournament_websocket_urlpatterns  # noqa: E402
 
 application = CloseSocketsOnSigterm(
