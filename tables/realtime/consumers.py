@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import time
 
-from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -33,7 +32,6 @@ from cashier.errors import RequestAlreadyUsed
 from operations import metrics
 from tables import services
 from tables.forms import FrameError, parse_frame, seat_forms_purpose
-from tables.presentation.chat import chat_panel_fragments
 from tables.presentation.deltas import Seen
 from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment
 from tables.presentation.screens import screen_for
@@ -41,30 +39,29 @@ from tables.realtime.notify import (
     PlayerChanged,
     ScreenChanged,
     TableChanged,
-    listeners_joined,
     player_group,
     rendered_fragments,
     table_group,
 )
-from tables.selectors.chat import chat_view
 from tables.selectors.table_state import load_table_state
 from tables.services import on_time, presence
 from tables.services.errors import refusal_text
 
-from . import admission, sockets
+from . import admission, listeners, sockets
 from .action_threads import on_action_thread
 from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .frame_budgets import budgets
 from .snapshot_threads import on_snapshot_thread
-from .socket_guard import GuardedConsumer, in_language
+from .socket_guard import GuardedConsumer
+from .table_chat import TableChat
 
 
 class SessionEnded(Exception):
     """The socket's session was logged out, changed or deactivated since it connected."""
 
 
-class TableConsumer(GuardedConsumer):
+class TableConsumer(TableChat, GuardedConsumer):
     # A change's screens come rendered in every language read: handled without setting this
     # viewer's (a snapshot they fall back on sets it, ``send_snapshot``).
     untranslated = frozenset({"screen.changed", "table.changed", "player.changed", "listeners.joined"})
@@ -136,8 +133,8 @@ class TableConsumer(GuardedConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         if 1 in sockets.counts.here(listens).values():
             # The first socket here in its language, or of its player: a process that kept what
-            # other processes listen to for this table asks again (``notify``), this one at once.
-            listeners_joined(self.table_id)
+            # other processes listen to for this table asks again (``listeners``), this one at once.
+            listeners.listeners_joined(self.table_id)
             await self.channel_layer.group_send(
                 table_group(self.table_id), {"type": "listeners.joined", "table_id": self.table_id}
             )
@@ -331,26 +328,7 @@ class TableConsumer(GuardedConsumer):
 
     async def listeners_joined(self, event):
         """A socket of this table opened as a new listener in some process (``open_socket``)."""
-        listeners_joined(event["table_id"])
-
-    async def chat_message(self, event):
-        """A new line for every socket of the table, unless this viewer muted its author."""
-        if event["author_id"] is None or event["author_id"] not in self.muted:
-            await self.send_html(in_language(event["html"], self.language))
-
-    async def chat_mutes(self, event):
-        """This viewer muted or unmuted someone (in any tab): the chat again without them."""
-        await self.send_chat()
-
-    async def send_chat(self):
-        await self.send_html(await database_sync_to_async(self.chat_snapshot)())
-
-    def chat_snapshot(self) -> str:
-        viewer_id = self.user.pk if self.user.is_authenticated else None
-        shown = chat_view(self.table_id, viewer_id)
-        self.muted = shown.muted
-        fragments = chat_panel_fragments(shown.lines, logged_in=viewer_id is not None, muted=shown.muted_players)
-        return "".join(fragments.values())
+        listeners.listeners_joined(event["table_id"])
 
     def opening(self):
         """What a socket shows on connecting: (its snapshot, the recent chat), or None when the

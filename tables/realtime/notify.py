@@ -22,7 +22,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -39,7 +39,7 @@ from tables.presentation.deltas import SentDigests
 from tables.presentation.fragments import lobby_row_fragment, lobby_rows_fragment
 from tables.presentation.screens import Screens, room_languages, screens
 from tables.presentation.view_models import RenderedFragments
-from tables.realtime import admission, inboxes, sockets
+from tables.realtime import admission, inboxes, listeners
 from tables.selectors.lobby import lobby_row, lobby_rows
 from tables.selectors.table_state import load_table_state
 from tables.services.changes import TableChange
@@ -88,7 +88,7 @@ def _publish(layer, change: TableChange) -> None:
     started = time.perf_counter()
     state = change.held() if change.held is not None else load_table_state(change.table_id)
     if state is not None:
-        rendered = screens(state, timezone.now(), _rendered, listening_languages(change.table_id))
+        rendered = screens(state, timezone.now(), _rendered, listeners.listening_languages(change.table_id))
         admission.remember_seated(change.table_id, rendered.players)  # for sockets admitted past the bound
         messages = _screen_messages(change.table_id, rendered)
         loop = _server_loop()
@@ -108,75 +108,6 @@ def _publish(layer, change: TableChange) -> None:
             async_to_sync(layer.group_send)(
                 LOBBY_GROUP, {"type": "lobby.row", "table_id": change.table_id, "html": html}
             )
-
-
-def listening_languages(table_id: int) -> list[str]:
-    """The languages some open socket of the table reads it in, over every server process
-    (``sockets``): the public fragments are rendered in those only. A socket that opens in
-    another language between two changes reads its snapshot on the next (``consumers``)."""
-    keys = {language: sockets.table_language_key(table_id, language) for language in room_languages()}
-    here = sockets.counts.here(keys.values())
-    elsewhere = tuple(key for key in keys.values() if not here[key])  # asked of the cache only when needed
-    # Kept long only where a new listener's notice reaches: a process with a socket of the table.
-    notified = any(here.values())
-    totals = {**here, **(_read_elsewhere(table_id, elsewhere, notified) if elsewhere else {})}
-    return [language for language, key in keys.items() if totals[key] > 0]
-
-
-# What the other server processes listen to, per table, as last asked (the languages their
-# sockets read, of the cache; the groups they subscribe to, of Redis): reused until a socket of
-# the table opens as a new listener somewhere (``listeners_joined``: the process it opens in
-# tells every process with a socket of the table, itself included), else for at most
-# ELSEWHERE_SECONDS. With a table's sockets in one process (the proxy hashes by table) the
-# answer is nearly always "none", and asking it on every change was two trips per action.
-# Where no notice reaches (a process with no socket of the table: the celery worker) the
-# languages are kept UNNOTIFIED_SECONDS only.
-ELSEWHERE_SECONDS = 30.0
-UNNOTIFIED_SECONDS = 1.0
-ELSEWHERE_KEPT = 10_000
-_elsewhere: dict[int, dict[object, tuple[float, object]]] = {}  # table -> what was asked -> (when, answer)
-_NOT_KEPT = object()
-
-
-def _kept_for(table_id: int) -> dict[object, tuple[float, object]]:
-    """The answers kept for the table: taken before asking, so an answer asked while a socket
-    opened elsewhere (its notice forgot them meanwhile) is not kept (``_keep``)."""
-    if table_id not in _elsewhere and len(_elsewhere) >= ELSEWHERE_KEPT:
-        _elsewhere.clear()
-    return _elsewhere.setdefault(table_id, {})
-
-
-def _kept(kept: dict[object, tuple[float, object]], asked: object, seconds: float | None = None) -> object:
-    found = kept.get(asked)
-    if found is None or time.monotonic() - found[0] >= (ELSEWHERE_SECONDS if seconds is None else seconds):
-        return _NOT_KEPT
-    return found[1]
-
-
-def _keep(table_id: int, kept: dict[object, tuple[float, object]], asked: object, answer: object) -> None:
-    if _elsewhere.get(table_id) is kept:
-        kept[asked] = (time.monotonic(), answer)
-
-
-def listeners_joined(table_id: int) -> None:
-    """A socket of the table opened somewhere as a new listener (a language, a player's group):
-    what other processes listen to is asked again on the table's next change."""
-    _elsewhere.pop(table_id, None)
-
-
-def forget_listeners() -> None:
-    """The channel layer was away (its subscriptions, and notices, lost): ask everything again."""
-    _elsewhere.clear()
-
-
-def _read_elsewhere(table_id: int, keys: tuple, notified: bool) -> dict:
-    kept = _kept_for(table_id)
-    answer = _kept(kept, keys, None if notified else UNNOTIFIED_SECONDS)
-    if answer is not _NOT_KEPT:
-        return cast(dict, answer)
-    totals = sockets.counts.totals(keys)
-    _keep(table_id, kept, keys, totals)
-    return totals
 
 
 def in_every_language(render) -> dict[str, str]:
@@ -270,7 +201,7 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, mess
     process its proxy hashes it to) is not published: its message is handed to them here, as
     channels-redis hands one read from Redis, without being packed, sent, read back and
     unpacked. Who listens elsewhere is asked of Redis (one trip for the change's groups) and
-    kept until a socket of the table opens somewhere as a new listener (``listeners_joined``):
+    kept until a socket of the table opens somewhere as a new listener (``listeners``):
     a socket of another process that joins reads its snapshot after joining, so it sees the
     changes made before its notice arrives here."""
     loop_layer = layer._get_layer()
@@ -286,7 +217,7 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, mess
         async with shard._lock:
             shard._ensure_redis()
             elsewhere = (
-                await _listened_elsewhere(shard, table_id, [channel for channel, _ in sends], kept_here)
+                await listeners.listened_elsewhere(shard, table_id, [channel for channel, _ in sends], kept_here)
                 if here_too
                 else None
             )
@@ -300,23 +231,6 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, mess
                 await pipe.execute()
     if handed:
         _hand_over(loop_layer, handed)
-
-
-async def _listened_elsewhere(shard, table_id: int, channels: list[str], kept_here: bool) -> list[bool]:
-    """For each channel, whether a connection other than this process's subscribes to it: the
-    answer kept for the table, else one ``PUBSUB NUMSUB`` for all those not kept. Kept only in a
-    process that subscribes to the table's group (``kept_here``), where a new listener's notice
-    reaches (the celery worker, or a process none of whose sockets show the table, asks each time)."""
-    kept = _kept_for(table_id) if kept_here else {}
-    answers = {channel: _kept(kept, channel) for channel in channels}
-    asked = [channel for channel, answer in answers.items() if answer is _NOT_KEPT]
-    if asked:
-        counts = await shard._redis.pubsub_numsub(*asked)
-        for channel, (_name, count) in zip(asked, counts, strict=True):
-            answers[channel] = count - (1 if channel in shard._subscribed_to else 0) > 0
-            if kept_here:
-                _keep(table_id, kept, channel, answers[channel])
-    return [bool(answers[channel]) for channel in channels]
 
 
 def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
@@ -390,24 +304,18 @@ def _send_in_order(layer, table_id: int, messages: list[tuple[str, dict]], start
 
 def _handed_over_now(layer, table_id: int, messages: list[tuple[str, dict]]) -> bool:
     """Hand a change over to this process's sockets at once, without a task or a trip to Redis,
-    when every one of its groups is known to be listened to here only (``_listened_elsewhere``'s
+    when every one of its groups is known to be listened to here only (``listeners``'
     kept answers); returns whether it did. The caller makes sure no earlier change of the table
     is still on its way."""
     if not isinstance(layer, RedisPubSubChannelLayer) or not channel_serializer.hands_over(layer._serializer):
-        return False
-    kept = _elsewhere.get(table_id)
-    if not kept:
         return False
     loop_layer = layer._get_layer()
     table_channel = loop_layer._get_group_channel_name(table_group(table_id))
     if table_channel not in loop_layer._get_shard(table_channel)._subscribed_to:
         return False
-    handed = []
-    for group, message in messages:
-        channel = loop_layer._get_group_channel_name(group)
-        if _kept(kept, channel) is not False:
-            return False
-        handed.append((channel, message))
+    handed = [(loop_layer._get_group_channel_name(group), message) for group, message in messages]
+    if not listeners.only_here(table_id, [channel for channel, _ in handed]):
+        return False
     _hand_over(loop_layer, handed)
     return True
 

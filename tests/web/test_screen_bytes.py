@@ -8,7 +8,7 @@ from config.channel_serializer import CompressedMsgPackSerializer
 from tables import services
 from tables.presentation.deltas import Seen
 from tables.presentation.screens import room_languages
-from tables.realtime import notify
+from tables.realtime import listeners, notify
 
 from ..support.tables import running_hand, sit
 
@@ -42,7 +42,7 @@ def layer(monkeypatch):
     monkeypatch.setattr(notify, "get_channel_layer", lambda: recording)
     # Sockets read the table in every language of the room (the public fragments are
     # rendered in the languages some socket reads).
-    monkeypatch.setattr(notify, "listening_languages", lambda table_id: room_languages())
+    monkeypatch.setattr(listeners, "listening_languages", lambda table_id: room_languages())
     return recording
 
 

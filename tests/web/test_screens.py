@@ -120,7 +120,7 @@ def test_the_languages_read_in_other_processes_are_asked_again_only_when_a_liste
     socket of another server process reads one that no socket here reads is asked of the cache
     once, and again only when a socket of the table opens somewhere as a new listener (its
     notice), or ``ELSEWHERE_SECONDS`` later: not on every change."""
-    from tables.realtime import notify
+    from tables.realtime import listeners
 
     elsewhere = {"es": 0}
     asked = []
@@ -130,37 +130,37 @@ def test_the_languages_read_in_other_processes_are_asked_again_only_when_a_liste
         return {key: elsewhere.get(key[2], 0) for key in keys}
 
     monkeypatch.setattr(sockets.counts, "totals", totals)
-    monkeypatch.setattr(notify, "_elsewhere", {})
+    monkeypatch.setattr(listeners, "_elsewhere", {})
     here = [sockets.table_language_key(991, "en")]
     sockets.counts.opened(here)
     try:
-        assert notify.listening_languages(991) == ["en"]
+        assert listeners.listening_languages(991) == ["en"]
         elsewhere["es"] = 1  # a Spanish watcher opens in another process...
-        assert notify.listening_languages(991) == ["en"]  # (its notice not here yet)
+        assert listeners.listening_languages(991) == ["en"]  # (its notice not here yet)
         assert len(asked) == 1
-        notify.listeners_joined(991)  # ...and its notice arrives
-        assert notify.listening_languages(991) == ["en", "es"]
-        assert notify.listening_languages(991) == ["en", "es"]
+        listeners.listeners_joined(991)  # ...and its notice arrives
+        assert listeners.listening_languages(991) == ["en", "es"]
+        assert listeners.listening_languages(991) == ["en", "es"]
         assert len(asked) == 2
-        notify.listeners_joined(992)  # another table's notice changes nothing here
-        assert notify.listening_languages(991) == ["en", "es"]
+        listeners.listeners_joined(992)  # another table's notice changes nothing here
+        assert listeners.listening_languages(991) == ["en", "es"]
         assert len(asked) == 2
-        monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 0.0)  # kept at most that long
+        monkeypatch.setattr(listeners, "ELSEWHERE_SECONDS", 0.0)  # kept at most that long
         elsewhere["es"] = 0
-        assert notify.listening_languages(991) == ["en"]
+        assert listeners.listening_languages(991) == ["en"]
         assert len(asked) == 3
     finally:
         sockets.counts.closed(here)
     # A process with no socket of the table (the celery worker) hears no notice: it keeps the
     # answer UNNOTIFIED_SECONDS only.
-    monkeypatch.setattr(notify, "ELSEWHERE_SECONDS", 30.0)
+    monkeypatch.setattr(listeners, "ELSEWHERE_SECONDS", 30.0)
     elsewhere["en"] = 1
-    assert notify.listening_languages(993) == ["en"]
-    assert notify.listening_languages(993) == ["en"]
+    assert listeners.listening_languages(993) == ["en"]
+    assert listeners.listening_languages(993) == ["en"]
     assert len(asked) == 4
-    monkeypatch.setattr(notify, "UNNOTIFIED_SECONDS", 0.0)
+    monkeypatch.setattr(listeners, "UNNOTIFIED_SECONDS", 0.0)
     elsewhere["es"] = 1
-    assert notify.listening_languages(993) == ["en", "es"]
+    assert listeners.listening_languages(993) == ["en", "es"]
     assert len(asked) == 5
 
 
@@ -238,11 +238,11 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
     from django.conf import settings
     from redis.asyncio.client import Redis
 
-    from tables.realtime import notify
+    from tables.realtime import listeners, notify
 
     table, alice, _bob = heads_up
     layer = get_channel_layer()
-    monkeypatch.setattr(notify, "_elsewhere", {})
+    monkeypatch.setattr(listeners, "_elsewhere", {})
     asked = []
     real_numsub = Redis.pubsub_numsub
 
@@ -284,7 +284,7 @@ def test_who_listens_elsewhere_is_asked_of_redis_once_and_again_when_a_listener_
             await layer.group_send(table_group(table.pk), {"type": "listeners.joined", "table_id": table.pk})
             notice = await _screen(layer, here)  # what the table's sockets here get: each forgets
             assert notice == {"type": "listeners.joined", "table_id": table.pk}
-            notify.listeners_joined(notice["table_id"])
+            listeners.listeners_joined(notice["table_id"])
             await db(_act, table)
             assert len(asked) == 2 and len(sent_through_a_task) == 2
             got = [await _screen(layer, here), await _screen(layer, here)]  # the table's half read back from Redis
