@@ -210,8 +210,7 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, mess
         channel = loop_layer._get_group_channel_name(group)
         by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, message))
     here_too = channel_serializer.hands_over(layer._serializer)
-    table_channel = loop_layer._get_group_channel_name(table_group(table_id))
-    kept_here = table_channel in loop_layer._get_shard(table_channel)._subscribed_to
+    kept_here = _subscribed_here(loop_layer, table_id)
     handed: list[tuple[str, dict]] = []
     for shard, sends in by_shard.items():
         async with shard._lock:
@@ -231,6 +230,13 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, table_id: int, mess
                 await pipe.execute()
     if handed:
         _hand_over(loop_layer, handed)
+
+
+def _subscribed_here(loop_layer, table_id: int) -> bool:
+    """Whether this process subscribes to the table's group (a socket of the table is here): where
+    a new listener's notice reaches, so what ``listeners`` keeps for the table can be trusted."""
+    table_channel = loop_layer._get_group_channel_name(table_group(table_id))
+    return table_channel in loop_layer._get_shard(table_channel)._subscribed_to
 
 
 def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
@@ -310,8 +316,7 @@ def _handed_over_now(layer, table_id: int, messages: list[tuple[str, dict]]) -> 
     if not isinstance(layer, RedisPubSubChannelLayer) or not channel_serializer.hands_over(layer._serializer):
         return False
     loop_layer = layer._get_layer()
-    table_channel = loop_layer._get_group_channel_name(table_group(table_id))
-    if table_channel not in loop_layer._get_shard(table_channel)._subscribed_to:
+    if not _subscribed_here(loop_layer, table_id):
         return False
     handed = [(loop_layer._get_group_channel_name(group), message) for group, message in messages]
     if not listeners.only_here(table_id, [channel for channel, _ in handed]):
