@@ -80,11 +80,17 @@ def table_counts(table_ids: list[int], overdue_after: float = 10.0) -> dict:
 
 
 def running_hands_detail(table_ids: list[int]) -> list[str]:
+    """The hands still running after the drain whose turn is due: a hand dealt between the
+    drain's last count and this read (a sit-out still on its way) is playing, not stuck."""
+    from django.db.models import Q
+    from django.utils import timezone
+
     from tables.models import Hand
 
+    due = Q(turn_deadline__isnull=True) | Q(turn_deadline__lte=timezone.now())
     return [
         f"table {h.table_id} hand #{h.number} seq {h.sequence} turn seat {h.turn_seat} deadline {h.turn_deadline}"
-        for h in Hand.objects.filter(table_id__in=table_ids, state=Hand.State.RUNNING)
+        for h in Hand.objects.filter(due, table_id__in=table_ids, state=Hand.State.RUNNING)
     ]
 
 
