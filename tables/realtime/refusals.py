@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from django.conf import settings
@@ -35,6 +36,8 @@ from .admission import (
 )
 
 FULL_RETRY_MAX_SECONDS = 600  # the longest wait a shed table's page is asked for
+FIRST_REFUSALS_SECONDS = 5  # how long a table refused for the first time is asked for the short wait
+SHED_TABLES_KEPT = 20_000  # the tables whose refusals are remembered
 
 
 class ShedWaits:
@@ -45,21 +48,32 @@ class ShedWaits:
     outnumber the served ones many times over, and each try is a whole websocket handshake on
     the cores the served tables need: at a fixed wait, thousands of pages would come back
     every half minute, forever; paced, they cost a fixed share of the process however many
-    they are, and come back in turn (0: the fixed wait)."""
+    they are, and come back in turn (0: the fixed wait).
+
+    A table refused here for the first time (or for the first time in ``FULL_RETRY_MAX_SECONDS``)
+    is asked for the short "busy" wait for ``FIRST_REFUSALS_SECONDS``: its pages most often come
+    from a process of the room that has just gone away (killed, restarting, deployed), which the
+    proxy sends them back to as soon as it is back, a second or two later; told to wait the
+    paced minute or more, a restart would keep its players out that long. A table still
+    turned away past that is shed, and waits its turn."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self._next = 0.0  # the next free moment (``clock``'s time)
+        # table -> (its first refusal here, its last), the oldest refused first; at most SHED_TABLES_KEPT
+        self._refused: OrderedDict[int, tuple[float, float]] = OrderedDict()
 
-    def wait(self) -> int:
-        """Seconds a page refused now is asked to wait at least."""
+    def wait(self, table_id: int | None = None) -> int:
+        """Seconds a page (of ``table_id``) refused now is asked to wait at least."""
         least = RETRY_AFTER_SECONDS["full"]
         pace = settings.WEBSOCKET_SHED_RETRIES_PER_SECOND
-        if pace <= 0:
-            return least
         with self._lock:
             now = self._clock()
+            if table_id is not None and self._first_refusals(table_id, now):
+                return RETRY_AFTER_SECONDS["busy"]
+            if pace <= 0:
+                return least
             # A page comes back between half the asked wait and the whole of it (its jitter):
             # the pace holds on average, a burst at most twice it.
             moment = max(self._next, now + least)
@@ -67,6 +81,20 @@ class ShedWaits:
                 return FULL_RETRY_MAX_SECONDS  # beyond the longest wait: asked for it, no moment taken
             self._next = moment + 1 / pace
             return round(moment - now)
+
+    def served(self, table_id: int) -> None:
+        """The table is served here now: a later refusal of it is a first one again."""
+        with self._lock:
+            self._refused.pop(table_id, None)
+
+    def _first_refusals(self, table_id: int, now: float) -> bool:
+        first, last = self._refused.pop(table_id, (now, now))
+        if now - last > FULL_RETRY_MAX_SECONDS:  # not refused for longer than any wait asked
+            first = now
+        self._refused[table_id] = (first, now)
+        while len(self._refused) > SHED_TABLES_KEPT:
+            self._refused.popitem(last=False)
+        return now - first <= FIRST_REFUSALS_SECONDS
 
 
 shed_waits = ShedWaits()
@@ -136,8 +164,10 @@ class RefuseWhenSwamped:
         table_id = int(table.group(1))
         claim = tables_served.take(table_id)
         if claim is None:
-            return await self._refused(scope, receive, send, "full", "tables_full")
+            return await self._refused(scope, receive, send, "full", "tables_full", table_id)
         try:
+            if not claim.joined:
+                shed_waits.served(table_id)
             # A socket of a table playing here goes on to its consumer, which takes a seated
             # player's whatever the work in flight (``InFlight.admits``).
             if in_flight.swamped and not (seated_first() or claim.joined or tables_here.playing(table_id)):
@@ -146,12 +176,12 @@ class RefuseWhenSwamped:
         finally:
             tables_served.leave(claim)
 
-    async def _refused(self, scope, receive, send, how: str, reason: str):
+    async def _refused(self, scope, receive, send, how: str, reason: str, table_id: int | None = None):
         message = await receive()
         if message.get("type") != "websocket.connect":
             return None  # gone before its handshake
         metrics.CONNECTS_REFUSED.labels(reason).inc()
-        seconds = shed_waits.wait() if how == "full" else None
+        seconds = shed_waits.wait(table_id) if how == "full" else None
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": refusal_frame(_browser_language(scope), how, seconds)})
         await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})

@@ -289,7 +289,8 @@ def accepting(reached: list[str]):
 
 def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_work(settings):
     """Past ``WEBSOCKET_MAX_TABLES`` a socket for a table the process does not serve is refused
-    in its handshake (1013, asking for the longest wait), before the application reads anything;
+    in its handshake (1013; a first refusal asks for the short wait, a table still shed after it
+    for the longer, paced one), before the application reads anything;
     the tables it serves keep taking sockets, and once one of them closes its last socket a new
     table is taken."""
     from channels.testing import WebsocketCommunicator
@@ -319,7 +320,7 @@ def test_a_process_serving_its_most_tables_sheds_a_new_table_whole_before_any_wo
         assert len(admission.tables_served) == 2
         frame = await refused("/ws/tables/3/")
         assert "La sala está llena" in frame
-        assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in frame
+        assert f'data-retry-after="{admission.RETRY_AFTER_SECONDS["busy"]}"' in frame  # its first refusal
         assert admission.RETRY_AFTER_SECONDS["full"] > admission.RETRY_AFTER_SECONDS["busy"]
         watcher = await opened("/ws/tables/2/")  # a table served here still takes sockets
         lobby = await opened("/ws/lobby/")  # and the lobby is not a table
@@ -372,10 +373,7 @@ def test_a_watcher_holds_no_table_served_and_a_player_does(make_table, make_play
         assert len(admission.tables_served) == 1
         refused = WebsocketCommunicator(application, f"/ws/tables/{other.pk}/", headers=origin)
         connected, _ = await refused.connect(timeout=5)
-        assert (
-            connected
-            and f'data-retry-after="{admission.RETRY_AFTER_SECONDS["full"]}"' in await refused.receive_from(timeout=5)
-        )
+        assert connected and "The room is full" in await refused.receive_from(timeout=5)
         assert await refused.receive_output(timeout=5) == {"type": "websocket.close", "code": 1013}
         await player.disconnect()
         assert len(admission.tables_served) == 0
@@ -439,17 +437,45 @@ def test_the_pages_of_shed_tables_are_asked_to_come_back_at_the_processs_pace(se
     assert all(waits.wait() == least for _ in range(100))
 
 
-def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait(settings):
-    """A crowd of refusals: the later pages are asked to wait longer, in the browser's language."""
+def test_a_table_refused_for_the_first_time_is_asked_for_the_short_wait_and_only_then_for_its_turn(settings):
+    """A table turned away here for the first time most often comes from a process of the room
+    that has just gone away (killed, restarting) and that the proxy sends it back to a second
+    later: for ``FIRST_REFUSALS_SECONDS`` its pages are asked for the short "busy" wait, which
+    takes no moment of the pace; past that it is shed and waits its turn. Served here, or not
+    refused for longer than any wait asked, its next refusal is a first one again."""
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 10
+    now = [1000.0]
+    waits = refusals.ShedWaits(clock=lambda: now[0])
+    short, least = admission.RETRY_AFTER_SECONDS["busy"], admission.RETRY_AFTER_SECONDS["full"]
+    assert short < least
+    assert [waits.wait(7) for _ in range(6)] == [short] * 6  # a table's six players at once
+    now[0] += refusals.FIRST_REFUSALS_SECONDS
+    assert waits.wait(7) == short  # still within its first refusals
+    assert waits.wait(8) == short  # another table's first
+    now[0] += 1
+    assert waits.wait(7) == least  # shed: its turn, the first moment of the pace (none taken before)
+    assert waits.wait(7) == least  # the next moment, a tenth of a second later, rounded
+    assert waits.wait(8) == short  # 8's first refusal was a second ago
+    waits.served(7)
+    assert waits.wait(7) == short  # served here since: a first refusal again
+    now[0] += refusals.FULL_RETRY_MAX_SECONDS + 1
+    assert waits.wait(8) == short  # not refused for longer than any wait asked
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 0
+    assert waits.wait(9) == short and waits.wait() == least
+
+
+def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait(settings, monkeypatch):
+    """A crowd of refusals: each table's first ones ask for the short wait; once shed, the later
+    pages are asked to wait longer, in the browser's language."""
     from channels.testing import WebsocketCommunicator
 
     settings.WEBSOCKET_MAX_TABLES = 1
     settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 1
+    now = [1000.0]
+    monkeypatch.setattr(refusals, "shed_waits", refusals.ShedWaits(clock=lambda: now[0]))
     application = refusals.RefuseWhenSwamped(accepting([]))
 
-    async def scenario():
-        served = WebsocketCommunicator(application, "/ws/tables/1/")
-        assert (await served.connect(timeout=2))[0]
+    async def refuse_all():
         frames = []
         for table_id in range(2, 5):
             refused = WebsocketCommunicator(
@@ -459,67 +485,19 @@ def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait
             frames.append(await refused.receive_from(timeout=2))
             assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": 1013}
             await refused.wait(timeout=2)
-        await served.disconnect()
         return frames
 
-    frames = async_to_sync(scenario)()
-    least = admission.RETRY_AFTER_SECONDS["full"]
-    assert all("The room is full" in frame for frame in frames)
-    assert [f'data-retry-after="{least + n}"' in frame for n, frame in enumerate(frames)] == [True] * 3
-
-
-def test_a_table_the_cache_knows_nothing_of_counts_a_signed_in_user_as_seated(make_table, make_player):
-    """After the cache (or the room) restarts no table's seated players are known until its next
-    change: a seated player is not refused as a watcher meanwhile. A known table is read as it is."""
-    from django.core.cache import cache
-
-    table = make_table()
-    alice, bob = make_player(), make_player()
-    assert admission.is_seated(table.pk, alice.pk) and admission.is_seated(table.pk, bob.pk)
-    assert not admission.is_seated(table.pk, None)  # someone not signed in never is
-    sit(table, alice, 1)  # its change writes who is seated
-    assert admission.is_seated(table.pk, alice.pk) and not admission.is_seated(table.pk, bob.pk)
-    cache.clear()
-    assert admission.is_seated(table.pk, bob.pk)
-
-
-def test_who_is_seated_is_written_again_before_its_time_in_the_cache_runs_out():
-    """A table whose players stay for hours keeps its entry: written again when it changes, and
-    once half its time in the cache has gone even when it has not."""
-    from django.core.cache import cache
-
-    now = [0.0]
-    key = admission.SEATED_KEY.format(table_id=424242)
-    admission.remember_seated(424242, [1, 2], clock=lambda: now[0])
-    cache.delete(key)  # as if its time had run out
-    now[0] += admission.SEATED_SECONDS / 2 - 1
-    admission.remember_seated(424242, [2, 1], clock=lambda: now[0])
-    assert cache.get(key) is None  # the same players, written lately: not written again
-    now[0] += 2
-    admission.remember_seated(424242, [2, 1], clock=lambda: now[0])
-    assert cache.get(key) == [1, 2]
-    admission.remember_seated(424242, [1], clock=lambda: now[0])
-    assert cache.get(key) == [1]
-
-
-def test_a_sockets_first_screen_waits_for_the_handshakes_still_unanswered():
-    """Handshakes come first: an answered socket reads its screen once no handshake is left
-    unanswered, or after the longest wait given, whichever is first."""
-    handshakes = admission.Handshakes()
-
     async def scenario():
-        await asyncio.wait_for(handshakes.answered(60), 1)  # none unanswered: at once
-        handshakes.enter()
-        handshakes.enter()
-        waiting = asyncio.ensure_future(handshakes.answered(60))
-        await asyncio.sleep(0.05)
-        handshakes.leave()
-        await asyncio.sleep(0.05)
-        assert not waiting.done()  # one is still unanswered
-        handshakes.leave()
-        await asyncio.wait_for(waiting, 1)
-        handshakes.enter()  # one that is never answered: the screen waits the most, no more
-        await asyncio.wait_for(handshakes.answered(0.05), 1)
-        assert handshakes.count == 1 and not handshakes._waiters
+        served = WebsocketCommunicator(application, "/ws/tables/1/")
+        assert (await served.connect(timeout=2))[0]
+        first = await refuse_all()
+        now[0] += refusals.FIRST_REFUSALS_SECONDS + 1
+        shed = await refuse_all()
+        await served.disconnect()
+        return first, shed
 
-    async_to_sync(scenario)()
+    first, shed = async_to_sync(scenario)()
+    short, least = admission.RETRY_AFTER_SECONDS["busy"], admission.RETRY_AFTER_SECONDS["full"]
+    assert all("The room is full" in frame for frame in first + shed)
+    assert all(f'data-retry-after="{short}"' in frame for frame in first)
+    assert [f'data-retry-after="{least + n}"' in frame for n, frame in enumerate(shed)] == [True] * 3
