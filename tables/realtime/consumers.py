@@ -43,6 +43,7 @@ from tables.realtime.notify import (
     rendered_fragments,
     table_group,
 )
+from tables.selectors.shared_reads import table_states
 from tables.selectors.table_state import load_table_state
 from tables.services import on_time, presence
 from tables.services.errors import refusal_text
@@ -131,6 +132,7 @@ class TableConsumer(TableChat, GuardedConsumer):
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
+        self.joined_at = time.monotonic()  # a read of the table begun since may be shown (``shared_reads``)
         if 1 in sockets.counts.here(listens).values():
             # The first socket here in its language, or of its player: a process that kept what
             # other processes listen to for this table asks again (``listeners``), this one at once.
@@ -334,19 +336,18 @@ class TableConsumer(TableChat, GuardedConsumer):
         """What a socket shows on connecting: (its snapshot, the recent chat), or None when the
         table is not open. Marks a returning player connected first, so the snapshot shows
         any reconnect grace it gave (RULES 6.3)."""
-        state = load_table_state(self.table_id)
+        joined_at = getattr(self, "joined_at", time.monotonic())
+        state = table_states.get(self.table_id, joined_at)
         if state is not None and self.presence and self.marked_gone(state):
             # A player back at their seat: marked connected; read again only when that gave
             # grace (under the table's lock: their turn's deadline moved), else shown connected.
             if presence.player_connected(table_id=self.table_id, user=self.user):
                 state = load_table_state(self.table_id)
             else:
-                for seat in state.seats.values():
-                    if seat.player_id == self.user.pk:
-                        seat.disconnected_at = None
+                state = state.shown_connected(self.user.pk)
         if state is None or not state.table.is_active:
             return None
-        return screen_for(state, self.user, timezone.now(), rendered_fragments()), self.chat_snapshot()
+        return screen_for(state, self.user, timezone.now(), rendered_fragments()), self.chat_snapshot(joined_at)
 
     def marked_gone(self, state) -> bool:
         """Whether the viewer's seat is marked disconnected (read with the table's state: a
@@ -356,8 +357,9 @@ class TableConsumer(TableChat, GuardedConsumer):
     async def send_snapshot(self, reason: str):
         """The whole screen again (``reason``: why a change could not be sent as its pieces)."""
         metrics.SNAPSHOTS.labels(reason).inc()
+        asked_at = time.monotonic()  # the screen must show what was committed by now
         with translation.override(self.language):  # (a change's message is handled without it)
-            rendered = await on_snapshot_thread(self.snapshot)()
+            rendered = await on_snapshot_thread(self.snapshot)(asked_at)
         if rendered is None:  # the table is gone
             await self.close()
             return
@@ -370,8 +372,8 @@ class TableConsumer(TableChat, GuardedConsumer):
         self.seen.add({**public, **own})
         await self.send_fragments(screens.version, {**public, **own}, extra)
 
-    def snapshot(self):
-        state = load_table_state(self.table_id)
+    def snapshot(self, asked_at: float):
+        state = table_states.get(self.table_id, asked_at)
         return None if state is None else screen_for(state, self.user, timezone.now(), rendered_fragments())
 
     async def send_fragments(self, version: int, fragments: dict[str, str], extra: str = "") -> None:

@@ -5,12 +5,14 @@ whole chat again when the viewer mutes or unmutes someone in any tab."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from channels.db import database_sync_to_async
 
 from tables.presentation.chat import chat_panel_fragments
 from tables.selectors.chat import chat_view
+from tables.selectors.shared_reads import recent_chats
 
 from .socket_guard import in_language
 
@@ -36,9 +38,12 @@ class TableChat:
     async def send_chat(self):
         await self.send_html(await database_sync_to_async(self.chat_snapshot)())
 
-    def chat_snapshot(self) -> str:
+    def chat_snapshot(self, joined_at: float | None = None) -> str:
+        """``joined_at``: when the socket joined the table's groups; its recent lines may then be
+        a read other sockets of the table share (``shared_reads``)."""
         viewer_id = self.user.pk if self.user.is_authenticated else None
-        shown = chat_view(self.table_id, viewer_id)
+        shared = None if joined_at is None else partial(recent_chats.get, joined_at=joined_at)
+        shown = chat_view(self.table_id, viewer_id, shared)
         self.muted = shown.muted
         fragments = chat_panel_fragments(shown.lines, logged_in=viewer_id is not None, muted=shown.muted_players)
         return "".join(fragments.values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -33,7 +34,12 @@ class ChatView:
     muted_players: list[tuple[int, str]]
 
 
-def chat_view(table_id: int, viewer_id: int | None) -> ChatView:
+def chat_view(
+    table_id: int, viewer_id: int | None, unmuted: Callable[[int], list[ChatMessage]] | None = None
+) -> ChatView:
+    """``unmuted``: the table's recent lines as read for a viewer who muted nobody, if not
+    ``recent_messages``."""
     players = muted_players(viewer_id)
     muted = frozenset(player_id for player_id, _name in players)
-    return ChatView(muted, recent_messages(table_id, muted), players)
+    lines = unmuted(table_id) if unmuted is not None and not muted else recent_messages(table_id, muted)
+    return ChatView(muted, lines, players)

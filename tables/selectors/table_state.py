@@ -7,9 +7,10 @@ read), and a socket that connects reads it with ``load_table_state``.
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TypeVar
 
@@ -32,6 +33,17 @@ class TableState:
     @property
     def version(self) -> int:
         return self.table.version
+
+    def shown_connected(self, player_id: int) -> TableState:
+        """This state with ``player_id``'s seat shown connected, on a copy of that seat (the
+        state may be other readers' too: ``shared_reads``)."""
+        seats = {}
+        for number, seat in self.seats.items():
+            if seat.player_id == player_id:
+                seat = copy.copy(seat)
+                seat.disconnected_at = None
+            seats[number] = seat
+        return replace(self, seats=seats)
 
     @property
     def events(self) -> list[Event]:

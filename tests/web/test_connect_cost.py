@@ -3,6 +3,7 @@ snapshot: nobody else's screen is rendered or sent again (a reconnect storm stay
 
 import asyncio
 import contextlib
+import re
 import threading
 
 import pytest
@@ -156,3 +157,48 @@ def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
         opening[0][0].public["en"].values()
     )
     assert len(counting) <= 5, [query["sql"] for query in counting.captured_queries]
+
+
+def test_the_sockets_of_a_table_opening_together_read_its_state_once(make_table, make_player, settings):
+    """A restarted process's sockets all come back at once: those of one table that waited for
+    the snapshot threads share the read of its state, and of its recent chat, that began after
+    they joined its groups (``tables.selectors.shared_reads``), each still shown its own screen;
+    a socket that joins later reads the table again."""
+    from tables.realtime import snapshot_threads
+    from tables.realtime.snapshot_threads import on_snapshot_thread
+    from tables.selectors.shared_reads import recent_chats, table_states
+
+    table, players = in_a_hand(make_table, make_player, seated=6)
+    version = table_version(table)
+    release = threading.Event()
+
+    async def scenario():
+        tabs = [table_viewer(table, player) for player in players]
+        for tab in tabs:
+            tab.communicator.scope["session"] = await db(logged_in_session, tab.user)
+        busy = [asyncio.ensure_future(on_snapshot_thread(release.wait)()) for _ in range(settings.SNAPSHOT_THREADS)]
+        reads, chats = table_states.reads, recent_chats.reads
+        try:
+            for tab in tabs:
+                connected, _ = await tab.communicator.connect(timeout=2)
+                assert connected
+            queue = snapshot_threads._threads._threads._work_queue  # type: ignore[union-attr]
+            for _ in range(500):  # every socket joined its groups and waits for a snapshot thread
+                if queue.qsize() >= len(tabs):
+                    break
+                await asyncio.sleep(0.01)
+            assert queue.qsize() == len(tabs)
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+        frames = [await tab.receive() for tab in tabs]
+        assert (table_states.reads, recent_chats.reads) == (reads + 1, chats + 1)
+        assert {felt_version(frame) for frame in frames} == {version}
+        shown = [frozenset(re.findall(r'data-card="(\w\w)"', frame)) for frame in frames]
+        assert all(len(cards) == 4 for cards in shown) and len(set(shown)) == len(players)  # each its own cards
+        late = await table_viewer(table).connect()  # joined after that read began
+        assert (table_states.reads, recent_chats.reads) == (reads + 2, chats + 2)
+        for tab in [*tabs, late]:
+            await tab.close()
+
+    async_to_sync(scenario)()
