@@ -137,9 +137,7 @@ class TableConsumer(TableChat, GuardedConsumer):
             # The first socket here in its language, or of its player: a process that kept what
             # other processes listen to for this table asks again (``listeners``), this one at once.
             listeners.listeners_joined(self.table_id)
-            await self.channel_layer.group_send(
-                table_group(self.table_id), {"type": "listeners.joined", "table_id": self.table_id}
-            )
+            await listeners.tell_others_joined(self.channel_layer, self.table_id, table_group(self.table_id))
         # The handshakes still unanswered come first (``admission.Handshakes``).
         await admission.handshakes.answered(admission.HANDSHAKES_FIRST_SECONDS)
         if self.client_gone:

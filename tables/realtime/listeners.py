@@ -16,6 +16,7 @@ subscribes is asked each time.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import cast
 
@@ -66,6 +67,35 @@ def listeners_joined(table_id: int) -> None:
     """A socket of the table opened somewhere as a new listener (a language, a player's group):
     what other processes listen to is asked again on the table's next change."""
     _elsewhere.pop(table_id, None)
+
+
+# The notices of new listeners not yet sent, by table: every socket of the table that opens as
+# a new listener before one is sent is told by it (it joined its groups first), so a process
+# whose sockets come back all at once sends one per table, not one per socket.
+_notices: dict[int, asyncio.Task] = {}
+
+
+async def tell_others_joined(layer, table_id: int, group: str) -> None:
+    """Tell every process with a socket of the table that a new listener joined here (after the
+    socket joined its groups): the notice not yet sent for the table if there is one, else a
+    new one, sent once the sockets opening in this turn of the loop have joined too."""
+    notice = _notices.get(table_id)
+    if notice is None or notice.get_loop() is not asyncio.get_running_loop():
+        notice = _notices[table_id] = asyncio.ensure_future(_notify(layer, table_id, group))
+        notice.add_done_callback(_retrieved)
+    await asyncio.shield(notice)  # a socket closed meanwhile does not take the notice with it
+
+
+async def _notify(layer, table_id: int, group: str) -> None:
+    await asyncio.sleep(0)
+    del _notices[table_id]  # from now on a new listener needs a notice of its own
+    await layer.group_send(group, {"type": "listeners.joined", "table_id": table_id})
+
+
+def _retrieved(notice: asyncio.Task) -> None:
+    """Its error is raised in every socket that waited for it; none may be left to take it."""
+    if not notice.cancelled():
+        notice.exception()
 
 
 def forget_listeners() -> None:
