@@ -29,7 +29,7 @@ def channel_layers(redis_url: str, kind: str) -> dict[str, Any]:
 
     return {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.pubsub_layer.PubSubChannelLayer",
             # Pub/sub channels are one namespace for every database of a Redis server:
             # the database number keeps two rooms (or test runs) on one server apart.
             "CONFIG": {

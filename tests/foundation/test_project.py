@@ -32,7 +32,7 @@ def test_production_settings_use_postgresql_and_redis():
     )
     assert out.split() == [
         "config.postgresql",  # Django's, with a health check without a round trip
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "config.pubsub_layer.PubSubChannelLayer",
         "redis://cache:6379/0",
     ]
 
