@@ -136,6 +136,12 @@ def storm_task(stack, *, target: str = "web0", after: float = 10.0, restart_afte
             await asyncio.sleep(0.05)
         landed = dict(Counter(names.get(bot.port, str(bot.port)) for bot in back))
         event["reconnected_to"] = landed  # a bot refused by the dead daphne tries the next one
+        times = sorted(moment - killed for moment in back.values())
+        if times:  # how the sockets came back: the first, half, nine in ten, the last
+            event["reconnected_quantiles_s"] = {
+                name: round(times[min(len(times) - 1, int(q * len(times)))], 2)
+                for name, q in (("first", 0), ("p50", 0.5), ("p90", 0.9), ("last", 1))
+            }
         if len(back) == len(on_it):
             event["reconnected_s"] = round(max(back.values(), default=killed) - killed, 2)
             log(f"  storm: {len(back)} sockets back {event['reconnected_s']}s after the kill ({landed})")
