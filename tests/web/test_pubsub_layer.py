@@ -59,3 +59,54 @@ def test_a_join_while_the_groups_last_socket_leaves_waits_and_ends_subscribed(la
             assert await asyncio.wait_for(layer.receive(channel), 2) == {"type": "x.y", "n": 2}
 
     async_to_sync(scenario)()
+
+
+def test_new_groups_joined_while_the_shard_is_busy_are_subscribed_together(layer):
+    """A restart's sockets join thousands of new groups at once: those joined while the shard's
+    lock is held go in one ``SUBSCRIBE`` once it is free, and each join returns once it is sent."""
+
+    async def scenario():
+        channels = [await layer.new_channel() for _ in range(20)]
+        loop_layer = layer._get_layer()
+        shard = loop_layer._get_shard(layer._get_group_channel_name("seat-0"))
+        assert all(loop_layer._get_shard(layer._get_group_channel_name(f"seat-{n}")) is shard for n in range(20))
+        await layer.group_add("warm", channels[0])  # the shard's connection made
+        sent: list[tuple[str, ...]] = []
+        subscribe = shard._pubsub.subscribe
+
+        async def counted(*names):
+            sent.append(names)
+            return await subscribe(*names)
+
+        shard._pubsub.subscribe = counted
+        try:
+            async with shard._lock:
+                joins = [
+                    asyncio.ensure_future(layer.group_add(f"seat-{n}", channel)) for n, channel in enumerate(channels)
+                ]
+                await asyncio.sleep(0.05)
+                assert not any(join.done() for join in joins)
+            await asyncio.wait_for(asyncio.gather(*joins), 2)
+        finally:
+            shard._pubsub.subscribe = subscribe
+        assert len(sent) == 1 and len(sent[0]) == 20
+        await layer.group_send("seat-7", {"type": "x.y", "n": 7})
+        assert await asyncio.wait_for(layer.receive(channels[7]), 2) == {"type": "x.y", "n": 7}
+
+    async_to_sync(scenario)()
+
+
+def test_a_group_left_before_its_batch_is_sent_is_not_subscribed(layer):
+    async def scenario():
+        channel = await layer.new_channel()
+        group_channel = layer._get_group_channel_name("gone")
+        shard = layer._get_layer()._get_shard(group_channel)
+        async with shard._lock:
+            join = asyncio.ensure_future(layer.group_add("gone", channel))
+            await asyncio.sleep(0.02)
+            leave = asyncio.ensure_future(layer.group_discard("gone", channel))
+            await asyncio.sleep(0.02)
+        await asyncio.wait_for(asyncio.gather(join, leave), 2)
+        assert group_channel not in shard._subscribed_to
+
+    async_to_sync(scenario)()
