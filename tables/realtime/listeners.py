@@ -88,7 +88,8 @@ async def tell_others_joined(layer, table_id: int, group: str) -> None:
 
 async def _notify(layer, table_id: int, group: str) -> None:
     await asyncio.sleep(0)
-    del _notices[table_id]  # from now on a new listener needs a notice of its own
+    if _notices.get(table_id) is asyncio.current_task():
+        del _notices[table_id]  # from now on a new listener needs a notice of its own
     await layer.group_send(group, {"type": "listeners.joined", "table_id": table_id})
 
 
