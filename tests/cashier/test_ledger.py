@@ -183,6 +183,21 @@ def test_audit_chips_command_reports_clean(make_player, capsys):
     assert "Chip audit clean" in capsys.readouterr().out
 
 
+def test_a_failed_audit_says_so_in_the_operators_language(make_player):
+    from django.core.management import CommandError, call_command
+    from django.utils import translation
+
+    player = make_player()
+    LedgerAccount.objects.filter(user=player).update(balance=10_001)
+    with pytest.raises(CommandError, match=r"^Chip audit FAILED with 2 problems\.$"):
+        call_command("audit_chips")
+    with (
+        translation.override("es"),
+        pytest.raises(CommandError, match=r"^La auditoría de fichas FALLÓ con 2 problemas\.$"),
+    ):
+        call_command("audit_chips")
+
+
 def test_rule_7_4_play_money_only_every_chip_is_issued_by_the_house(make_player, make_table, assert_ledger_clean):
     """RULES 7.4: the rules are the same for any chips; this room has play money only, so
     chips enter only as house grants and reloads, and no movement pays anything out of the room

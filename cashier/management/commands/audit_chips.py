@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import ngettext
 
 from cashier.audit import run_audit
 
@@ -13,7 +14,13 @@ class Command(BaseCommand):
         if not report.ok:
             for problem in report.problems:
                 self.stderr.write(problem)
-            raise CommandError(f"Chip audit FAILED with {len(report.problems)} problem(s).")
+            count = len(report.problems)
+            raise CommandError(
+                ngettext(
+                    "Chip audit FAILED with %(count)d problem.", "Chip audit FAILED with %(count)d problems.", count
+                )
+                % {"count": count}
+            )
         self.stdout.write(
             self.style.SUCCESS(
                 f"Chip audit clean: {report.accounts_checked} accounts, {report.chips_issued:,} chips issued."
