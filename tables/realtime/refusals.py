@@ -9,10 +9,11 @@ a pace (``ShedWaits``).
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from django.conf import settings
@@ -54,8 +55,10 @@ class ShedWaits:
     is asked for the short "busy" wait for ``FIRST_REFUSALS_SECONDS``: its pages most often come
     from a process of the room that has just gone away (killed, restarting, deployed), which the
     proxy sends them back to as soon as it is back, a second or two later; told to wait the
-    paced minute or more, a restart would keep its players out that long. A table still
-    turned away past that is shed, and waits its turn."""
+    paced minute or more, a restart would keep its players out that long. A process that went
+    away served at most ``WEBSOCKET_MAX_TABLES`` tables: past that many first refusals in
+    ``FIRST_REFUSALS_SECONDS`` (a room's start past its capacity, every table new) a table is
+    shed at once. A table still turned away past its short waits is shed, and waits its turn."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
@@ -63,6 +66,7 @@ class ShedWaits:
         self._next = 0.0  # the next free moment (``clock``'s time)
         # table -> (its first refusal here, its last), the oldest refused first; at most SHED_TABLES_KEPT
         self._refused: OrderedDict[int, tuple[float, float]] = OrderedDict()
+        self._firsts: deque[float] = deque()  # the first refusals of the last FIRST_REFUSALS_SECONDS
 
     def wait(self, table_id: int | None = None) -> int:
         """Seconds a page (of ``table_id``) refused now is asked to wait at least."""
@@ -88,9 +92,18 @@ class ShedWaits:
             self._refused.pop(table_id, None)
 
     def _first_refusals(self, table_id: int, now: float) -> bool:
-        first, last = self._refused.pop(table_id, (now, now))
-        if now - last > FULL_RETRY_MAX_SECONDS:  # not refused for longer than any wait asked
-            first = now
+        refused = self._refused.pop(table_id, None)
+        if refused is not None and now - refused[1] <= FULL_RETRY_MAX_SECONDS:
+            first = refused[0]
+        else:  # a first refusal: the short wait while fewer tables than a process serves are in theirs
+            while self._firsts and now - self._firsts[0] > FIRST_REFUSALS_SECONDS:
+                self._firsts.popleft()
+            bound = settings.WEBSOCKET_MAX_TABLES
+            if bound and len(self._firsts) >= bound:
+                first = -math.inf  # more than a process that went away could have served: shed
+            else:
+                first = now
+                self._firsts.append(now)
         self._refused[table_id] = (first, now)
         while len(self._refused) > SHED_TABLES_KEPT:
             self._refused.popitem(last=False)

@@ -3,6 +3,7 @@ server process refuses a watcher's new socket with 1013 before any database work
 still takes a seated player's."""
 
 import asyncio
+import re
 import threading
 
 import pytest
@@ -464,9 +465,26 @@ def test_a_table_refused_for_the_first_time_is_asked_for_the_short_wait_and_only
     assert waits.wait(9) == short and waits.wait() == least
 
 
+def test_past_a_processs_worth_of_tables_refused_for_the_first_time_the_others_are_shed_at_once(settings):
+    """A process that went away served at most ``WEBSOCKET_MAX_TABLES`` tables: a room starting
+    past its capacity (every table refused for the first time) gives the short wait to that
+    many tables in ``FIRST_REFUSALS_SECONDS``, and sheds the others at once, at the pace."""
+    settings.WEBSOCKET_MAX_TABLES = 3
+    settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 10
+    now = [1000.0]
+    waits = refusals.ShedWaits(clock=lambda: now[0])
+    short, least = admission.RETRY_AFTER_SECONDS["busy"], admission.RETRY_AFTER_SECONDS["full"]
+    assert [waits.wait(table) for table in (1, 2, 3, 1, 2)] == [short] * 5  # a process's worth, twice
+    assert waits.wait(4) == least and waits.wait(4) == least  # the fourth: shed, however often
+    now[0] += refusals.FIRST_REFUSALS_SECONDS + 1
+    assert waits.wait(5) == short  # the first three's short waits are over: room for another
+    assert waits.wait(1) >= least  # and theirs are over too
+
+
 def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait(settings, monkeypatch):
-    """A crowd of refusals: each table's first ones ask for the short wait; once shed, the later
-    pages are asked to wait longer, in the browser's language."""
+    """A crowd of refusals: a table's first ones ask for the short wait (one table here: a
+    process's worth); the others, and it once shed, are asked to wait longer the later they
+    come, in the browser's language."""
     from channels.testing import WebsocketCommunicator
 
     settings.WEBSOCKET_MAX_TABLES = 1
@@ -499,5 +517,5 @@ def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait
     first, shed = async_to_sync(scenario)()
     short, least = admission.RETRY_AFTER_SECONDS["busy"], admission.RETRY_AFTER_SECONDS["full"]
     assert all("The room is full" in frame for frame in first + shed)
-    assert all(f'data-retry-after="{short}"' in frame for frame in first)
-    assert [f'data-retry-after="{least + n}"' in frame for n, frame in enumerate(shed)] == [True] * 3
+    asked = [re.search(r'data-retry-after="(\d+)"', frame).group(1) for frame in first + shed]  # type: ignore[union-attr]
+    assert asked == [str(n) for n in (short, least, least + 1, least, least + 1, least + 2)]
