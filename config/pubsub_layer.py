@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _wrap_close
 
+from config.shared_awaits import shared_task
+
 
 @dataclass
 class _Batch:
@@ -60,8 +62,7 @@ class JoiningLoopLayer(RedisPubSubLoopLayer):
         batch = self._batches.get(shard)
         if batch is None:
             batch = self._batches[shard] = _Batch()
-            batch.sent = asyncio.ensure_future(self._send(shard, batch))
-            batch.sent.add_done_callback(_retrieved)
+            batch.sent = shared_task(self._send(shard, batch))
         batch.channels.add(group_channel)
         assert batch.sent is not None
         await asyncio.shield(batch.sent)  # a socket closed meanwhile does not take the others' with it
@@ -96,12 +97,6 @@ class JoiningLoopLayer(RedisPubSubLoopLayer):
     async def flush(self):
         self._in_place.clear()
         await super().flush()
-
-
-def _retrieved(sent: asyncio.Task) -> None:
-    """Its error is raised in every join that waited for it; none may be left to take it."""
-    if not sent.cancelled():
-        sent.exception()
 
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):

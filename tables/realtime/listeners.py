@@ -20,6 +20,7 @@ import asyncio
 import time
 from typing import cast
 
+from config.shared_awaits import shared_task
 from tables.presentation.screens import room_languages
 from tables.realtime import sockets
 
@@ -81,8 +82,7 @@ async def tell_others_joined(layer, table_id: int, group: str) -> None:
     new one, sent once the sockets opening in this turn of the loop have joined too."""
     notice = _notices.get(table_id)
     if notice is None or notice.get_loop() is not asyncio.get_running_loop():
-        notice = _notices[table_id] = asyncio.ensure_future(_notify(layer, table_id, group))
-        notice.add_done_callback(_retrieved)
+        notice = _notices[table_id] = shared_task(_notify(layer, table_id, group))
     await asyncio.shield(notice)  # a socket closed meanwhile does not take the notice with it
 
 
@@ -91,12 +91,6 @@ async def _notify(layer, table_id: int, group: str) -> None:
     if _notices.get(table_id) is asyncio.current_task():
         del _notices[table_id]  # from now on a new listener needs a notice of its own
     await layer.group_send(group, {"type": "listeners.joined", "table_id": table_id})
-
-
-def _retrieved(notice: asyncio.Task) -> None:
-    """Its error is raised in every socket that waited for it; none may be left to take it."""
-    if not notice.cancelled():
-        notice.exception()
 
 
 def forget_listeners() -> None:

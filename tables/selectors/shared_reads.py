@@ -83,10 +83,6 @@ class SharedReads(Generic[T]):
         read.done.set()
         return value
 
-    def clear(self) -> None:
-        with self._lock:
-            self._reads.clear()
-
 
 table_states: SharedReads[TableState | None] = SharedReads(load_table_state)  # None: no such table
 recent_chats: SharedReads[list[ChatMessage]] = SharedReads(recent_messages)  # no player muted
