@@ -4,6 +4,8 @@ what a person does on the pages (sign up, open a table, take a seat, act)."""
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from .processes import ROOT
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -50,11 +52,23 @@ def sign_up(page, username):
 def open_table(page, table):
     page.goto("/")
     page.click(f'main a.button[href="/tables/{table.pk}/"]')  # Join, in any language
+    # The lobby has a socket of its own: its frames must not be taken for the table's.
+    page.wait_for_url(f"**/tables/{table.pk}/")
     # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
 
 
 def take_seat(page, seat_number, buy_in):
+    try:
+        page.wait_for_selector("#sit-form select[name=seat_number]")
+    except PlaywrightTimeout as error:  # say what the page showed instead
+        panel = (
+            page.eval_on_selector("#seat-panel", "panel => panel.outerHTML")
+            if page.query_selector("#seat-panel")
+            else None
+        )
+        frames = page.evaluate("[window.socketOpen, window.socketMessages]")
+        raise AssertionError(f"no sit-down form at {page.url} (socket open, frames: {frames}):\n{panel}") from error
     page.select_option("#sit-form select[name=seat_number]", str(seat_number))
     page.fill("#sit-form input[name=buy_in]", str(buy_in))
     page.click("#sit-form button[type=submit]")
