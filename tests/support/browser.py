@@ -52,8 +52,9 @@ def sign_up(page, username):
 def open_table(page, table):
     page.goto("/")
     page.click(f'main a.button[href="/tables/{table.pk}/"]')  # Join, in any language
-    # The lobby has a socket of its own: its frames must not be taken for the table's.
-    page.wait_for_url(f"**/tables/{table.pk}/")
+    # The lobby has a socket of its own: its frames must not be taken for the table's. Once the
+    # table's document is in place ("commit") the wait is for its socket, not its "load".
+    page.wait_for_url(f"**/tables/{table.pk}/", wait_until="commit")
     # The socket's snapshot replaces the seat forms: a form filled before it arrives is lost.
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
 

@@ -32,7 +32,7 @@ def test_a_hand_in_spanish_from_sign_up_to_the_hand_page_and_the_rules(open_tab,
     for page, join in ((alicia, "Entrar en"), (bruno, "Entrar en"), (watcher, "Join")):
         page.goto("/")
         page.get_by_role("link", name=f"{join} {table.name}").click()
-        page.wait_for_url(f"**/tables/{table.pk}/")  # not the lobby's own socket
+        page.wait_for_url(f"**/tables/{table.pk}/", wait_until="commit")  # not the lobby's own socket
         page.wait_for_function("window.socketOpen === true")
     for page, seat in ((alicia, 1), (bruno, 2)):
         page.select_option("#sit-form select[name=seat_number]", str(seat))

@@ -62,7 +62,7 @@ def sign_up(page, username):
 def sit(page, table, seat, words):
     page.goto("/")
     page.tap(f'main a.button[href="/tables/{table.pk}/"]')
-    page.wait_for_url(f"**/tables/{table.pk}/")  # not the lobby's own socket
+    page.wait_for_url(f"**/tables/{table.pk}/", wait_until="commit")  # not the lobby's own socket
     page.wait_for_function("window.socketOpen === true && (window.socketMessages || 0) > 0")
     assert page.evaluate("window.wakeLocks || 0") == 0  # watching: the phone may sleep
     page.select_option("#sit-form select[name=seat_number]", str(seat))
