@@ -132,7 +132,7 @@ class TableConsumer(TableChat, GuardedConsumer):
             self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:  # joined before the snapshot is read: no change falls between
             await self.channel_layer.group_add(group, self.channel_name)
-        self.joined_at = time.monotonic()  # a read of the table begun since may be shown (``shared_reads``)
+        joined_at = time.monotonic()  # a read of the table begun since may be shown (``shared_reads``)
         if 1 in sockets.counts.here(listens).values():
             # The first socket here in its language, or of its player: a process that kept what
             # other processes listen to for this table asks again (``listeners``), this one at once.
@@ -143,7 +143,7 @@ class TableConsumer(TableChat, GuardedConsumer):
         if self.client_gone:
             return
         # One trip, to a snapshot thread (``snapshot_threads``): presence, the snapshot and the recent chat.
-        opening = await on_snapshot_thread(self.opening)()
+        opening = await on_snapshot_thread(self.opening)(joined_at)
         if opening is None:  # no such table, or closed
             metrics.CONNECTS_REFUSED.labels("no_table").inc()
             await self.close()
@@ -330,11 +330,10 @@ class TableConsumer(TableChat, GuardedConsumer):
         """A socket of this table opened as a new listener in some process (``open_socket``)."""
         listeners.listeners_joined(event["table_id"])
 
-    def opening(self):
+    def opening(self, joined_at: float):
         """What a socket shows on connecting: (its snapshot, the recent chat), or None when the
         table is not open. Marks a returning player connected first, so the snapshot shows
         any reconnect grace it gave (RULES 6.3)."""
-        joined_at = getattr(self, "joined_at", time.monotonic())
         state = table_states.get(self.table_id, joined_at)
         if state is not None and self.presence and self.marked_gone(state):
             # A player back at their seat: marked connected; read again only when that gave

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import re
 import threading
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -152,7 +153,7 @@ def test_a_seated_players_connect_is_a_few_statements(make_table, make_player):
     consumer.table_id, consumer.user = table.pk, players[0]
     consumer.presence = (sockets.seat_presence_key(table.pk, players[0].pk),)
     with CaptureQueriesContext(connection) as counting:
-        opening = consumer.opening()
+        opening = consumer.opening(time.monotonic())  # joined its groups just now
     assert opening is not None and 'id="felt"' in opening[0][1].get("own-seat", "") + "".join(
         opening[0][0].public["en"].values()
     )
