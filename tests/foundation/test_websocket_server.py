@@ -29,3 +29,19 @@ def test_timings_still_print_as_a_string():
     timings = protocol.Timings()
     timings.track("onOpen")
     assert isinstance(str(timings), str) and "onOpen" in str(timings)
+
+
+def test_frame_debug_values_are_coloured_only_when_a_line_is_written(monkeypatch):
+    import click
+    from autobahn.twisted import websocket
+    from autobahn.util import hltype, hlval
+
+    styled = []
+    monkeypatch.setattr(click, "style", lambda text, **kwargs: styled.append(text) or text)
+    for module in (protocol, websocket):
+        name_value = module.hltype(test_timings_still_print_as_a_string)
+        peer_value = module.hlval("tcp:127.0.0.1:5000")
+        assert styled == []  # nothing coloured for the debug line nobody writes
+        assert f"{name_value} {peer_value}" == f"{hltype(test_timings_still_print_as_a_string)} {hlval('tcp:127.0.0.1:5000')}"
+        styled.clear()
+    assert protocol.hlval("x", color="blue") == hlval("x", color="blue")  # a colour asked for: as before
