@@ -15,7 +15,6 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user, get_user_model, user_logged_out
@@ -25,6 +24,8 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.module_loading import import_string
+
+from config import layer_sends
 
 from . import socket_users
 
@@ -53,7 +54,7 @@ def end_sockets(group: str) -> None:
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(group, {"type": "session.ended"})
+            layer_sends.send(layer, layer.group_send, group, {"type": "session.ended"})
         except Exception:  # the per-frame check still refuses the socket's next change
             logger.warning("could not tell the sockets of %s to close", group, exc_info=True)
 

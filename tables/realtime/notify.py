@@ -13,24 +13,22 @@ own message their fragments in their language.
 In a server process the worker thread renders the messages and hands them to the
 event loop, which sends them in the order of the table's changes; the thread does
 not wait for Redis. Elsewhere (the celery worker, the embedded clock) they are sent
-before the change's caller goes on.
+before the change's caller goes on (the worker's from a loop it keeps: ``layer_sends``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from typing import Literal, TypedDict
 
-from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.utils import timezone, translation
 
 from accounts.socket_sessions import user_group
-from config import channel_serializer
+from config import channel_serializer, layer_sends
 from config.outages import OUTAGES, describe
 from operations import metrics
 from tables.models import ChatMessage
@@ -91,23 +89,22 @@ def _publish(layer, change: TableChange) -> None:
         rendered = screens(state, timezone.now(), _rendered, listeners.listening_languages(change.table_id))
         admission.remember_seated(change.table_id, rendered.players)  # for sockets admitted past the bound
         messages = _screen_messages(change.table_id, rendered)
-        loop = _server_loop()
+        loop = layer_sends.server_loop()
         if loop is None:
-            async_to_sync(_send_all)(layer, change.table_id, messages)
+            layer_sends.send(layer, _send_all, layer, change.table_id, messages)
             metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
         else:
             loop.call_soon_threadsafe(_send_in_order, layer, change.table_id, messages, started)
     if change.lobby_list:
         rows = lobby_rows()
         html = in_every_language(lambda: lobby_rows_fragment(rows))
-        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.rows", "html": html})
+        layer_sends.send(layer, layer.group_send, LOBBY_GROUP, {"type": "lobby.rows", "html": html})
     elif change.lobby:
         row = lobby_row(change.table_id)
         if row is not None:
             html = in_every_language(lambda: lobby_row_fragment(row))
-            async_to_sync(layer.group_send)(
-                LOBBY_GROUP, {"type": "lobby.row", "table_id": change.table_id, "html": html}
-            )
+            event = {"type": "lobby.row", "table_id": change.table_id, "html": html}
+            layer_sends.send(layer, layer.group_send, LOBBY_GROUP, event)
 
 
 def in_every_language(render) -> dict[str, str]:
@@ -270,16 +267,6 @@ def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
                 queue.put_nowait(channel_serializer.unpacked(sent))
 
 
-def _server_loop():
-    """The event loop of the server process whose worker thread made the change (daphne's),
-    or None (the celery worker, the embedded clock, a management command)."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)  # as asgiref's async_to_sync finds it
-    # A thread keeps the loop of its last call from async code: only a loop still running is ours.
-    return loop if loop is not None and loop.is_running() else None
-
-
 # On the server's loop: each table's last publishing task. The worker thread that made a change
 # hands its messages to the loop and goes on to the next job (another table's action, a
 # connect) instead of waiting for Redis; a table's messages still go out in the order of its
@@ -348,7 +335,7 @@ def on_chat_message(message: ChatMessage) -> None:
     event = {"type": "chat.message", "html": html, "author_id": message.author_id}
     metrics.CHAT_LINES.labels("dealer" if message.author_id is None else "player").inc()
     try:
-        async_to_sync(layer.group_send)(table_group(message.table_id), event)
+        layer_sends.send(layer, layer.group_send, table_group(message.table_id), event)
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("chat").inc()
         logger.warning("table %s: chat line not published (%s)", message.table_id, describe(error),
@@ -361,7 +348,7 @@ def on_mutes_changed(owner_id: int) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(user_group(owner_id), {"type": "chat.mutes"})
+        layer_sends.send(layer, layer.group_send, user_group(owner_id), {"type": "chat.mutes"})
     except OUTAGES as error:
         metrics.PUBLISH_FAILURES.labels("mutes").inc()
         logger.warning("player %s: mutes not published (%s)", owner_id, describe(error), extra={"player_id": owner_id})

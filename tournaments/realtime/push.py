@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
@@ -26,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.socket_sessions import user_group
+from config import layer_sends
 from config.outages import OUTAGES, describe
 from tables.models import Seat
 from tables.realtime.notify import in_every_language
@@ -60,7 +60,7 @@ def on_tournament_change(tournament_id: int) -> None:
         rows = selectors.lobby_rows(_nobody(), timezone.now())
         html = in_every_language(lambda: render_to_string("tournaments/_lobby_rows.html", {"rows": rows}))
         event = {"type": "tournaments.rows", "html": html, **marks_message(tournament_id)}
-        async_to_sync(layer.group_send)(LOBBY_GROUP, event)
+        layer_sends.send(layer, layer.group_send, LOBBY_GROUP, event)
     except OUTAGES as error:
         logger.warning("tournament %s: lobby not published (%s)", tournament_id, describe(error))
 
@@ -89,7 +89,7 @@ def on_tournament_started(tournament_id: int) -> None:
             url = reverse("table", args=[table_id])
             filled = {language: text.replace(TABLE_URL_SLOT, url) for language, text in html.items()}
             alerts.append((user_group(player_id), {"type": "user.alert", "html": filled}))
-        async_to_sync(_send_all)(layer, alerts)
+        layer_sends.send(layer, _send_all, layer, alerts)
     except OUTAGES as error:  # committed all the same: the lobby and the tournament's page show the table
         logger.warning("tournament %s: start alerts not published (%s)", tournament_id, describe(error))
 
