@@ -6,12 +6,8 @@ table's group, and a seated player's sockets get their own fragments (hole
 cards, controls) from that player's group, so private parts exist only in
 the frames sent to sockets whose user may see them. A socket renders for
 itself only its snapshot on connect, and the seat forms of a viewer without
-a seat when what they offer changes. A message carries only the fragments that
-changed and the digests of all: a socket rebuilds its screen from what it holds,
-and a seated player's from the table's message and their own of the same version
-(in whichever order they come), reading its snapshot only when something is
-missing. Only the fragments that changed since the last send go down, so a
-half-typed amount survives unrelated updates.
+a seat when what they offer changes. How a change's messages become a socket's
+frame: ``screen_updates``.
 
 Each socket speaks its viewer's language (``socket_guard``): it takes the public
 fragments in that language, and renders for itself a player's own screen pushed in
@@ -33,16 +29,9 @@ from operations import metrics
 from tables import services
 from tables.forms import FrameError, parse_frame, seat_forms_purpose
 from tables.presentation.deltas import Seen
-from tables.presentation.fragments import PATCHES, REQUEST_ID_SLOT, error_fragment
+from tables.presentation.fragments import REQUEST_ID_SLOT, error_fragment
 from tables.presentation.screens import screen_for
-from tables.realtime.notify import (
-    PlayerChanged,
-    ScreenChanged,
-    TableChanged,
-    player_group,
-    rendered_fragments,
-    table_group,
-)
+from tables.realtime.notify import player_group, rendered_fragments, table_group
 from tables.selectors.shared_reads import table_states
 from tables.selectors.table_state import load_table_state
 from tables.services import on_time, presence
@@ -53,6 +42,7 @@ from .action_threads import on_action_thread
 from .cache_threads import on_counts_thread
 from .commands import COMMANDS, FRAME_FORMS
 from .frame_budgets import budgets
+from .screen_updates import SNAPSHOT_MESSAGE, ScreenUpdates
 from .snapshot_threads import on_snapshot_thread
 from .socket_guard import GuardedConsumer
 from .table_chat import TableChat
@@ -62,10 +52,12 @@ class SessionEnded(Exception):
     """The socket's session was logged out, changed or deactivated since it connected."""
 
 
-class TableConsumer(TableChat, GuardedConsumer):
+class TableConsumer(ScreenUpdates, TableChat, GuardedConsumer):
     # A change's screens come rendered in every language read: handled without setting this
     # viewer's (a snapshot they fall back on sets it, ``send_snapshot``).
-    untranslated = frozenset({"screen.changed", "table.changed", "player.changed", "listeners.joined"})
+    untranslated = frozenset(
+        {"screen.changed", "table.changed", "player.changed", SNAPSHOT_MESSAGE, "listeners.joined"}
+    )
     presence: tuple = ()  # the presence key of a logged-in viewer (set on connecting)
     viewer_id: int | None = None  # the logged-in viewer's user id (set on connecting)
     noted: set[int]  # the sequences of this socket's actions noted on their way (``on_time``)
@@ -272,60 +264,6 @@ class TableConsumer(TableChat, GuardedConsumer):
         if "seat-panel" in self.sent:
             await self.send_html(self.sent["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id))
 
-    async def table_changed(self, event: TableChanged):
-        if event["version"] <= self.sent_version:
-            return
-        if self.language not in event["digests"]:
-            await self.send_snapshot("language")  # not rendered in this socket's language: nobody read it there yet
-            return
-        if self.viewer_id is not None and self.viewer_id in event["players"]:
-            self.spectator_key = None
-            await self.join_halves(event["version"], "table", event)  # shown with the player's own
-            return
-        if event["spectator_key"] != self.spectator_key:
-            await self.send_snapshot("seat_forms")  # the seat forms change: rendered for this viewer
-            return
-        fragments = self.seen.rebuild(event["fragments"][self.language], event["digests"][self.language])
-        if fragments is None:
-            await self.send_snapshot("unseen")
-            return
-        await self.send_fragments(event["version"], fragments)
-
-    async def player_changed(self, event: PlayerChanged):
-        if event["version"] > self.sent_version:
-            self.spectator_key = None
-            if event["language"] != self.language:
-                await self.send_snapshot("language")  # pushed in the profile's language: this socket asked for another
-                return
-            await self.join_halves(event["version"], "player", event)
-
-    async def screen_changed(self, event: ScreenChanged):
-        """Both halves of a change at once (``notify``: handed over in this process)."""
-        await self.table_changed(event["table"])
-        await self.player_changed(event["player"])
-
-    async def join_halves(self, version: int, half: str, event: dict) -> None:
-        """A seated player's screen of ``version`` is the table's message and their own: once
-        both came, rebuild it and send it."""
-        halves = self.halves.setdefault(version, {})
-        halves[half] = event
-        if len(halves) < 2:
-            for stale in [v for v in self.halves if v < version - 4]:  # a half that never got its pair
-                del self.halves[stale]
-            return
-        for done in [v for v in self.halves if v <= version]:
-            del self.halves[done]
-        table = halves["table"]
-        if self.language not in table["digests"]:
-            await self.send_snapshot("language")  # not rendered in this socket's language
-            return
-        public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
-        own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
-        if public is None or own is None:
-            await self.send_snapshot("unseen")
-            return
-        await self.send_fragments(version, {**public, **own})
-
     async def listeners_joined(self, event):
         """A socket of this table opened as a new listener in some process (``open_socket``)."""
         listeners.listeners_joined(event["table_id"])
@@ -372,23 +310,3 @@ class TableConsumer(TableChat, GuardedConsumer):
     def snapshot(self, asked_at: float):
         state = table_states.get(self.table_id, asked_at)
         return None if state is None else screen_for(state, self.user, timezone.now(), rendered_fragments())
-
-    async def send_fragments(self, version: int, fragments: dict[str, str], extra: str = "") -> None:
-        """``extra``: more fragments for the same frame (the chat, on connecting)."""
-        if version < self.sent_version:
-            if extra:
-                await self.send_html(extra)
-            return  # a snapshot read after this change already showed it
-        changed = {key: html for key, html in fragments.items() if self.sent.get(key) != html}
-        for public_key in [key for key in changed if key in PATCHES]:
-            for patch in PATCHES[public_key]:  # the public fragment just wiped its viewer's patch
-                if patch in fragments:
-                    changed[patch] = fragments[patch]
-        self.sent.update(fragments)
-        if version > self.sent_version:
-            self.advanced_at = time.monotonic()
-        self.sent_version = version
-        if "seat-panel" in changed:
-            changed["seat-panel"] = changed["seat-panel"].replace(REQUEST_ID_SLOT, self.request_id)
-        if changed or extra:
-            await self.send_html("".join(changed.values()) + extra)

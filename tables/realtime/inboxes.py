@@ -1,13 +1,19 @@
-"""The inbox of each socket of this process, by its channel name.
+"""The sockets of this process, by their channel names, for what this process hands them.
 
 A socket's messages (its client's frames, what the channel layer brings it, what this process
 tells it) wait in one queue and are handled in turn (``socket_recovery``). A change whose
-groups only this process's sockets listen to is put straight into their inboxes
-(``notify._hand_over``): no task or wait of the channel layer's per message.
+groups only this process's sockets listen to is handed straight to them (``notify._hand_over``):
+applied at once by a socket with nothing in hand, else put in its queue; no task or wait of
+the channel layer's per message.
 """
 
 from __future__ import annotations
 
-import asyncio
+from typing import Protocol
 
-here: dict[str, asyncio.Queue] = {}
+
+class Receiver(Protocol):
+    def deliver(self, message: dict) -> None: ...
+
+
+here: dict[str, Receiver] = {}

@@ -237,10 +237,11 @@ def _subscribed_here(loop_layer, table_id: int) -> bool:
 
 
 def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
-    """A change's messages to this process's sockets in their groups, straight into their inboxes
-    (another receiver's as channels-redis hands it a message it read). A seated player's socket
-    is in the table's group and in its player's: when both halves of the change are handed over
-    here it gets them in one message (``screen.changed``), one dispatch instead of two."""
+    """A change's messages to this process's sockets in their groups, handed straight to them
+    (``inboxes``: a socket with nothing in hand applies it at once, ``screen_updates``; another
+    receiver's as channels-redis hands it a message it read). A seated player's socket is in the
+    table's group and in its player's: when both halves of the change are handed over here it
+    gets them in one message (``screen.changed``), one frame instead of two."""
     table = next((message for _, message in handed if message["type"] == "table.changed"), None)
     table_members = set()
     if table is not None:
@@ -258,9 +259,9 @@ def _hand_over(loop_layer, handed: list[tuple[str, dict]]) -> None:
             if name in both and message["type"] != "player.changed":
                 continue  # its table's half goes with its own
             sent = both.get(name, message)
-            inbox = inboxes.here.get(name)  # a socket's: straight into its inbox
-            if inbox is not None:
-                inbox.put_nowait(sent)
+            receiver = inboxes.here.get(name)  # a socket's: handed straight to it
+            if receiver is not None:
+                receiver.deliver(sent)
                 continue
             queue = loop_layer.channels.get(name)  # another receiver's: as the layer brings it
             if queue is not None:

@@ -77,6 +77,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     frame_parsed: tuple[str, dict] | None = None  # the frame in hand as read on its arrival, if it was
     frame_taken: object = NOT_TAKEN  # its budget's answer (None: unknown), if asked on its arrival
     client_gone = False  # its client went (a handshake given up while it waited): no more work for it
+    idle = False  # waiting for its next message, none in hand
 
     async def accept(self, subprotocol=None, headers=None):
         self.accepted = True
@@ -94,18 +95,21 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.channel_name = await self.channel_layer.new_channel()
         self.base_send = send
         live_sockets.register(self)
-        inboxes.here[self.channel_name] = self.inbox
+        inboxes.here[self.channel_name] = self
         stamping = asyncio.ensure_future(stamp_arrivals(receive, self.inbox, self.frame_arrives, self.client_left))
         pumping = asyncio.ensure_future(self.pump_layer())
         try:
             while True:
+                self.idle = True
                 message = await self.inbox.get()
+                self.idle = False
                 if isinstance(message, BaseException):  # the socket's receive failed
                     raise message
                 await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
+            self.idle = False
             inboxes.here.pop(self.channel_name, None)
             stamping.cancel()
             pumping.cancel()
@@ -124,6 +128,21 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
                 self.inbox.put_nowait(await self.receive_from_layer())
         except Exception as error:
             self.inbox.put_nowait(error)
+
+    def deliver(self, message: dict) -> None:
+        """A message this process hands over (``notify._hand_over``): handled at once if the
+        socket has nothing in hand and nothing waiting and its handler can (``handle_now``),
+        else put in its line."""
+        try:
+            if self.idle and self.inbox.empty() and self.handle_now(message):
+                return
+        except Exception:  # one socket's failure stops no other's hand-over: its turn meets it
+            logger.exception("socket %s: a change handed over failed; handled again in its turn", self.channel_name)
+        self.inbox.put_nowait(message)
+
+    def handle_now(self, message: dict) -> bool:
+        """Handle ``message`` at once, without waiting for anything; False when it cannot."""
+        return False
 
     def frame_arrives(self, message: dict) -> None:
         """A frame has just arrived, before it waits in this socket's line (``arrived_at``)."""

@@ -18,6 +18,7 @@ from django.utils import translation
 from bench.sessions import logged_in_session
 from tables.presentation.cards import card_view
 from tables.realtime.routing import websocket_urlpatterns
+from tables.realtime.socket_guard import TEXT_SENDER
 
 from .tables import running_hand
 
@@ -91,13 +92,23 @@ class Viewer:
     check that its frame comes first (``felt_version``).
     """
 
-    def __init__(self, path: str, user=None, client: tuple[str, int] | None = None):
+    def __init__(self, path: str, user=None, client: tuple[str, int] | None = None, straight: bool = False):
+        """``straight``: the socket's text frames go straight to the connection, as under daphne
+        (``socket_guard.TEXT_SENDER``), so a change handed over can be applied at once."""
         self.user = user
         self.communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
         self.communicator.scope["user"] = user or AnonymousUser()
         # An address of its own unless a test picks one: the per-address cap counts only what a test means it to.
         self.communicator.scope["client"] = client or _next_address()
         self.frames: list[str] = []
+        self.straight_frames = 0  # frames sent straight to the connection
+        if straight:
+            self.communicator.scope[TEXT_SENDER] = self._send_straight
+
+    def _send_straight(self, text: str) -> bool:
+        self.straight_frames += 1
+        self.communicator.output_queue.put_nowait({"type": "websocket.send", "text": text})
+        return True
 
     async def connect(self):
         if self.user is not None and "session" not in self.communicator.scope:

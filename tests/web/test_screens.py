@@ -375,3 +375,66 @@ def test_a_change_only_this_process_listens_to_goes_straight_into_its_sockets_in
             await tab.close()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+def test_a_change_handed_to_an_idle_socket_is_applied_within_the_hand_over(heads_up, channel_layer, monkeypatch):
+    """A socket with nothing in hand takes a change handed over here at once: its frame goes
+    straight to the connection in the hand-over's own step, not in a turn of the socket's loop,
+    and it is the frame that turn would send (the hole cards only to their owner)."""
+    from tables.realtime.consumers import TableConsumer
+
+    table, alice, _bob = heads_up
+    in_their_turn = []
+    real_dispatch = TableConsumer.dispatch
+
+    async def dispatch(self, message):
+        if message["type"] in ("screen.changed", "table.changed", "player.changed"):
+            in_their_turn.append((self.viewer_id, message["type"]))
+        await real_dispatch(self, message)
+
+    monkeypatch.setattr(TableConsumer, "dispatch", dispatch)
+
+    async def scenario():
+        alice_tab = await table_viewer(table, alice, straight=True).connect()
+        watcher = await table_viewer(table, straight=True).connect()
+        in_turn = await table_viewer(table).connect()  # no straight way to its connection: in its turn
+        before = (alice_tab.straight_frames, watcher.straight_frames)
+        await db(start_hand, table)
+        dealt = await db(table_version, table)
+        for tab in (alice_tab, watcher, in_turn):
+            await tab.until_version(dealt)
+        assert alice_tab.straight_frames > before[0] and watcher.straight_frames > before[1]
+        assert in_their_turn == [(None, "table.changed")]  # only the socket without the straight way
+        assert watcher.frames[-1] == in_turn.frames[-1]
+        assert leaks(alice_tab.frames, SEAT_1_CARDS) and leaks(watcher.frames, SEAT_1_CARDS) == []
+        for tab in (alice_tab, watcher, in_turn):
+            await tab.close()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+def test_a_change_that_needs_a_snapshot_is_left_to_the_sockets_turn(heads_up, channel_layer):
+    """A socket that cannot show a change from what it holds (here: the seat forms it shows
+    are not those the change's watchers get) reads its snapshot in its own turn (it waits on
+    the database): the hand-over only puts the snapshot in its line."""
+    from operations import metrics
+    from tables.realtime import inboxes
+
+    table, _alice, _bob = heads_up
+    seat_forms = metrics.SNAPSHOTS.labels("seat_forms")
+
+    async def scenario():
+        watcher = await table_viewer(table, straight=True).connect()
+        (consumer,) = [socket for socket in inboxes.here.values() if getattr(socket, "table_id", None) == table.pk]
+        consumer.spectator_key = ("other seat forms",)
+        sent_before, snapshots_before = watcher.straight_frames, seat_forms._value.get()
+        await db(start_hand, table)
+        await watcher.until_version(await db(table_version, table))
+        assert seat_forms._value.get() == snapshots_before + 1
+        assert watcher.straight_frames == sent_before + 1  # the snapshot's frame, nothing before it
+        assert consumer.spectator_key != ("other seat forms",)
+        await watcher.close()
+
+    async_to_sync(scenario)()
