@@ -21,6 +21,20 @@ def channel_layer(request, settings):
     return request.param
 
 
+@pytest.fixture
+def pubsub_layer(needs_redis):
+    """The room's channel layer over Redis (``config.pubsub_layer``), flushed afterwards."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from config.pubsub_layer import PubSubChannelLayer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, PubSubChannelLayer)
+    yield layer
+    async_to_sync(layer.flush)()
+
+
 # --- the live server and the browser ----------------------------------------------------
 
 

@@ -9,18 +9,14 @@ import threading
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import InMemoryChannelLayer
 
 from config import layer_sends
-from config.pubsub_layer import PubSubChannelLayer
 
 
 @pytest.fixture
-def layer(needs_redis):
-    layer = get_channel_layer()
-    assert isinstance(layer, PubSubChannelLayer)
-    yield layer
-    async_to_sync(layer.flush)()
+def layer(pubsub_layer):
+    return pubsub_layer
 
 
 async def _where() -> tuple[asyncio.AbstractEventLoop, str]:

@@ -7,17 +7,11 @@ import asyncio
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
-from config.pubsub_layer import PubSubChannelLayer
 
 
 @pytest.fixture
-def layer(needs_redis):
-    layer = get_channel_layer()
-    assert isinstance(layer, PubSubChannelLayer)
-    yield layer
-    async_to_sync(layer.flush)()
+def layer(pubsub_layer):
+    return pubsub_layer
 
 
 def test_joining_a_group_a_socket_here_listens_to_does_not_wait_for_redis(layer):
