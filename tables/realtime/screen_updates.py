@@ -48,6 +48,12 @@ class Fragments:
 
 Step = Snapshot | Fragments | None  # None: nothing to send (an old change, or a half waiting for its pair)
 SNAPSHOT_MESSAGE = "screen.snapshot"  # a snapshot a change handled at once asked for, in the socket's turn
+# The messages of a change, and the halves each carries (a seated player's socket here gets both in one).
+HALVES_OF = {
+    "screen.changed": lambda message: (message["table"], message["player"]),
+    "table.changed": lambda message: (message,),
+    "player.changed": lambda message: (message,),
+}
 
 
 class ScreenUpdates:
@@ -102,17 +108,10 @@ class ScreenUpdates:
         a snapshot puts it in the socket's line and ends there: the rest of the change (its
         player's half) is in what the snapshot shows."""
         send_text = self.scope.get(TEXT_SENDER)
-        kind = message["type"]
-        if send_text is None or kind not in ("screen.changed", "table.changed", "player.changed"):
+        if send_text is None or message["type"] not in HALVES_OF:
             return False
-        if kind == "screen.changed":
-            steps = (lambda: self.table_step(message["table"]), lambda: self.player_step(message["player"]))
-        elif kind == "table.changed":
-            steps = (lambda: self.table_step(message),)
-        else:
-            steps = (lambda: self.player_step(message),)
-        for step_of in steps:
-            step = step_of()
+        for event in HALVES_OF[message["type"]](message):
+            step = self.table_step(event) if event["type"] == "table.changed" else self.player_step(event)
             if isinstance(step, Snapshot):
                 self.inbox.put_nowait({"type": SNAPSHOT_MESSAGE, "reason": step.reason})
                 return True
