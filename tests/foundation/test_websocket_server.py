@@ -42,6 +42,9 @@ def test_frame_debug_values_are_coloured_only_when_a_line_is_written(monkeypatch
         name_value = module.hltype(test_timings_still_print_as_a_string)
         peer_value = module.hlval("tcp:127.0.0.1:5000")
         assert styled == []  # nothing coloured for the debug line nobody writes
-        assert f"{name_value} {peer_value}" == f"{hltype(test_timings_still_print_as_a_string)} {hlval('tcp:127.0.0.1:5000')}"
+        assert (
+            f"{name_value} {peer_value}"
+            == f"{hltype(test_timings_still_print_as_a_string)} {hlval('tcp:127.0.0.1:5000')}"
+        )
         styled.clear()
     assert protocol.hlval("x", color="blue") == hlval("x", color="blue")  # a colour asked for: as before
