@@ -166,10 +166,11 @@ def test_rule_8_12_a_tournament_cancelled_before_the_start_refunds_everyone(make
 
 
 def test_rule_8_2_seats_and_the_first_button_are_drawn_at_random(make_player):
-    """Twelve sit & goes of three: the first to register is not on the first button every time,
-    nor always in the same seat (each happens by chance with probability 3^-12 at most)."""
+    """Thirty sit & goes of three: the first to register is on the first button some of the
+    time but not every time, and not always in the same seat. By chance they would fail with
+    probability (2/3)^30 (never on the button: about 5 in a million), (1/3)^30 and 3^-29."""
     buttons, seats = set(), set()
-    for _ in range(12):
+    for _ in range(30):
         tournament = make_tournament(seats_per_table=3)
         players = [make_player() for _ in range(3)]
         for player in players:

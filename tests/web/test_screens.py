@@ -12,8 +12,8 @@ from tables.realtime import sockets
 from tables.realtime.notify import player_group, table_group
 
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
-from ..support.sockets import db, leaks, table_viewer
-from ..support.tables import start_hand, table_version
+from ..support.sockets import db, felt_version, leaks, table_viewer
+from ..support.tables import act, start_hand, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -377,6 +377,18 @@ def test_a_change_only_this_process_listens_to_goes_straight_into_its_sockets_in
     async_to_sync(scenario)()
 
 
+async def _dealt_and_told(table, tabs) -> None:
+    """Deal the table's first hand and wait until every tab shows it and its dealer's line (the
+    chat comes through the channel layer, in each socket's turn): the change a test then makes
+    reaches sockets with nothing in hand."""
+    await db(start_hand, table)
+    dealt = await db(table_version, table)
+    for tab in tabs:
+        await tab.until_version(dealt)
+        if not any("chat-lines" in frame for frame in tab.frames):
+            await tab.until("chat-lines")
+
+
 @pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
 def test_a_change_handed_to_an_idle_socket_is_applied_within_the_hand_over(heads_up, channel_layer, monkeypatch):
     """A socket with nothing in hand takes a change handed over here at once: its frame goes
@@ -399,16 +411,20 @@ def test_a_change_handed_to_an_idle_socket_is_applied_within_the_hand_over(heads
         alice_tab = await table_viewer(table, alice, straight=True).connect()
         watcher = await table_viewer(table, straight=True).connect()
         in_turn = await table_viewer(table).connect()  # no straight way to its connection: in its turn
+        tabs = (alice_tab, watcher, in_turn)
+        await _dealt_and_told(table, tabs)
+        assert leaks(alice_tab.frames, SEAT_1_CARDS) and leaks(watcher.frames, SEAT_1_CARDS) == []
+        in_their_turn.clear()
         before = (alice_tab.straight_frames, watcher.straight_frames)
-        await db(start_hand, table)
-        dealt = await db(table_version, table)
-        for tab in (alice_tab, watcher, in_turn):
-            await tab.until_version(dealt)
+        await db(act, table, alice, "call")  # the button acts first heads-up
+        called = await db(table_version, table)
+        for tab in tabs:
+            await tab.until_version(called)
         assert alice_tab.straight_frames > before[0] and watcher.straight_frames > before[1]
         assert in_their_turn == [(None, "table.changed")]  # only the socket without the straight way
         assert watcher.frames[-1] == in_turn.frames[-1]
-        assert leaks(alice_tab.frames, SEAT_1_CARDS) and leaks(watcher.frames, SEAT_1_CARDS) == []
-        for tab in (alice_tab, watcher, in_turn):
+        assert leaks(watcher.frames, SEAT_1_CARDS) == []
+        for tab in tabs:
             await tab.close()
 
     async_to_sync(scenario)()
@@ -422,18 +438,20 @@ def test_a_change_that_needs_a_snapshot_is_left_to_the_sockets_turn(heads_up, ch
     from operations import metrics
     from tables.realtime import inboxes
 
-    table, _alice, _bob = heads_up
+    table, alice, _bob = heads_up
     seat_forms = metrics.SNAPSHOTS.labels("seat_forms")
 
     async def scenario():
         watcher = await table_viewer(table, straight=True).connect()
         (consumer,) = [socket for socket in inboxes.here.values() if getattr(socket, "table_id", None) == table.pk]
+        await _dealt_and_told(table, (watcher,))
         consumer.spectator_key = ("other seat forms",)
-        sent_before, snapshots_before = watcher.straight_frames, seat_forms._value.get()
-        await db(start_hand, table)
+        frames_before, snapshots_before = len(watcher.frames), seat_forms._value.get()
+        await db(act, table, alice, "call")
         await watcher.until_version(await db(table_version, table))
         assert seat_forms._value.get() == snapshots_before + 1
-        assert watcher.straight_frames == sent_before + 1  # the snapshot's frame, nothing before it
+        screens = [frame for frame in watcher.frames[frames_before:] if felt_version(frame) is not None]
+        assert len(screens) == 1  # the snapshot's frame, none of the change before it
         assert consumer.spectator_key != ("other seat forms",)
         await watcher.close()
 
