@@ -80,16 +80,13 @@ class ScreenUpdates:
         async def send_html(self, html: str) -> None: ...
 
     # --- in the socket's turn ----------------------------------------------------------------
-    async def table_changed(self, event: TableChanged):
-        await self.take(self.table_step(event))
+    async def changed(self, message: ScreenChanged | TableChanged | PlayerChanged):
+        """A change's message (``screen.changed``: both halves at once, handed over in this
+        process), each half's step taken once the one before it is done."""
+        for event in HALVES_OF[message["type"]](message):
+            await self.take(self.step(event))
 
-    async def player_changed(self, event: PlayerChanged):
-        await self.take(self.player_step(event))
-
-    async def screen_changed(self, event: ScreenChanged):
-        """Both halves of a change at once (``notify``: handed over in this process)."""
-        await self.take(self.table_step(event["table"]))
-        await self.take(self.player_step(event["player"]))
+    table_changed = player_changed = screen_changed = changed
 
     async def screen_snapshot(self, event: dict):
         await self.send_snapshot(event["reason"])
@@ -111,7 +108,7 @@ class ScreenUpdates:
         if send_text is None or message["type"] not in HALVES_OF:
             return False
         for event in HALVES_OF[message["type"]](message):
-            step = self.table_step(event) if event["type"] == "table.changed" else self.player_step(event)
+            step = self.step(event)
             if isinstance(step, Snapshot):
                 self.inbox.put_nowait({"type": SNAPSHOT_MESSAGE, "reason": step.reason})
                 return True
@@ -123,6 +120,9 @@ class ScreenUpdates:
         return True
 
     # --- the steps -----------------------------------------------------------------------------
+    def step(self, event: TableChanged | PlayerChanged) -> Step:
+        return self.table_step(event) if event["type"] == "table.changed" else self.player_step(event)  # type: ignore[arg-type]
+
     def table_step(self, event: TableChanged) -> Step:
         if event["version"] <= self.sent_version:
             return None
