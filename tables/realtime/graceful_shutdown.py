@@ -20,6 +20,8 @@ import logging
 import signal
 import sys
 
+from config.websocket_server import send_text_frame
+
 from . import embedded_clock
 from .socket_guard import TEXT_SENDER
 from .socket_recovery import live_sockets
@@ -112,7 +114,7 @@ def _text_sender(send, protocol):
             return True  # gone: daphne drops it
         if protocol.state != protocol.STATE_OPEN:
             return False
-        protocol.serverSend(text, False)
+        send_text_frame(protocol, text)
         return True
 
     return send_text

@@ -3,11 +3,13 @@ connection no longer pretty-prints its settings for a debug line nobody writes, 
 that is written still reads as before."""
 
 import pprint
+import socket
+from collections import deque
 
 from autobahn.websocket import protocol
 
 import config.asgi  # noqa: F401  (installs it, as daphne's import of the application does)
-from config.websocket_server import LazyPformat
+from config.websocket_server import LazyPformat, send_text_frame
 
 
 def test_autobahn_formats_its_debug_values_only_when_a_line_is_written(monkeypatch):
@@ -48,3 +50,122 @@ def test_frame_debug_values_are_coloured_only_when_a_line_is_written(monkeypatch
         )
         styled.clear()
     assert protocol.hlval("x", color="blue") == hlval("x", color="blue")  # a colour asked for: as before
+
+
+# --- a table socket's text frames straight to the connection (send_text_frame) ---------------
+
+
+class _Plain:
+    """The parts of Twisted's plain TCP transport that ``send_text_frame`` reads, over a real socket."""
+
+    TLS = False
+
+    def __init__(self, sock):
+        self.socket = sock
+        self.connected, self.disconnecting, self._writeDisconnected = True, False, False
+        self._tempDataBuffer: list[bytes] = []
+        self.dataBuffer = b""
+        self.written: list[bytes] = []  # what went into Twisted's buffer
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+
+def _open_protocol(transport):
+    """An autobahn server protocol, open, over ``transport`` (daphne's ``serverSend`` added)."""
+    from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+
+    class Protocol(WebSocketServerProtocol):
+        def serverSend(self, content, binary=False):  # as daphne's
+            self.sendMessage(content.encode("utf8"), binary)
+
+    factory = WebSocketServerFactory()
+    factory.protocol = Protocol
+    opened = factory.buildProtocol(None)
+    opened.transport = transport
+    for name, value in factory.__dict__.items():  # the options a connection copies from its factory
+        if name in opened.CONFIG_ATTRS_SERVER or name in opened.CONFIG_ATTRS_COMMON:
+            setattr(opened, name, value)
+    opened.state, opened.send_state = opened.STATE_OPEN, opened.SEND_STATE_GROUND
+    opened._perMessageCompress, opened.send_queue, opened.trackedTimings = None, deque(), None
+    opened.trafficStats = protocol.TrafficStats()
+    return opened
+
+
+def _autobahns_frame(text: str) -> bytes:
+    from twisted.internet.testing import StringTransport
+
+    transport = StringTransport()
+    _open_protocol(transport).sendMessage(text.encode())
+    return transport.value()
+
+
+def _received(sock, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_a_frame_sent_straight_is_the_frame_autobahn_sends():
+    for text in ["v", "x" * 125, "x" * 126, "é" * 200, "x" * 65535, "x" * 65536, "<div>ñ</div>" * 9000]:
+        server, client = socket.socketpair()
+        server.setblocking(False)
+        transport = _Plain(server)
+        expected = _autobahns_frame(text)
+        send_text_frame(_open_protocol(transport), text)
+        assert not transport.written  # the kernel took it all, at once
+        assert _received(client, len(expected)) == expected, len(text)
+        server.close(), client.close()
+
+
+def test_a_frame_goes_behind_what_twisted_still_holds():
+    """Something is waiting in Twisted's buffer: the frame goes behind it, by autobahn's way."""
+    server, client = socket.socketpair()
+    server.setblocking(False)
+    transport = _Plain(server)
+    transport._tempDataBuffer.append(b"earlier")
+    send_text_frame(_open_protocol(transport), "later")
+    client.setblocking(False)
+    try:
+        on_the_socket = client.recv(100)
+    except BlockingIOError:
+        on_the_socket = b""
+    assert on_the_socket == b"" and b"".join(transport.written) == _autobahns_frame("later")
+    server.close(), client.close()
+
+
+def test_what_the_kernel_does_not_take_waits_in_twisteds_buffer():
+    server, client = socket.socketpair()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    server.setblocking(False)
+    transport = _Plain(server)
+    text = "<p>" + "x" * 2_000_000 + "</p>"
+    expected = _autobahns_frame(text)
+    send_text_frame(_open_protocol(transport), text)
+    assert transport.written  # the kernel took part of it, the rest waits for Twisted to write it
+    client.setblocking(False)
+    taken = b""
+    while True:
+        try:
+            chunk = client.recv(1 << 20)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        taken += chunk
+    assert 0 < len(taken) < len(expected) and taken + b"".join(transport.written) == expected
+    server.close(), client.close()
+
+
+def test_a_closing_or_tls_connection_takes_autobahns_way():
+    for unusual in ("disconnecting", "TLS"):
+        server, client = socket.socketpair()
+        transport = _Plain(server)
+        setattr(transport, unusual, True)
+        send_text_frame(_open_protocol(transport), "hello")
+        assert b"".join(transport.written) == _autobahns_frame("hello")
+        server.close(), client.close()
