@@ -36,7 +36,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.load.stack import LISTEN_BACKLOG  # each daphne's listen queue, as the Procfile sets it
+from bench.load.stack import HANDSHAKE_SECONDS, LISTEN_BACKLOG  # each daphne's, as the Procfile sets them
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE = Path("/tmp/omaha-topology")
@@ -139,6 +139,7 @@ class Topology:
         for host in ("omaha-web1", "omaha-web2"):
             for port in WEB_PORTS:
                 self.start(f"{host}-daphne-{port}", in_ns(host, sys.executable, "-m", "daphne", "--proxy-headers",
+                           "--websocket_connect_timeout", str(HANDSHAKE_SECONDS),
                            "-e", f"tcp:port={port}:interface={HOSTS[host]}:backlog={LISTEN_BACKLOG}",
                            "config.asgi:application"), env)  # fmt: skip
         self.start("omaha-web1-worker", in_ns("omaha-web1", sys.executable, "-m", "celery", "-A", "config", "worker",

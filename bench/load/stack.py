@@ -26,6 +26,11 @@ HOST = "127.0.0.1"
 # kernel's queue instead of its connects being dropped (Twisted's default is 50) and tried
 # again by the clients' TCP a second or three later.
 LISTEN_BACKLOG = 1024
+# How long each daphne waits for the application to answer a socket's handshake, as the Procfile
+# sets it: daphne's own 5 s dropped the first sockets of a room starting past its capacity on a
+# slow machine (answered in 5 to 8 s behind the storm's refusals), and with them the tables they
+# had taken, which other tables then took with players still waiting out their refusals.
+HANDSHAKE_SECONDS = 30
 _LIVE: list[Proc] = []
 ERROR_PATTERN = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in|Task handler raised error")
 
@@ -174,6 +179,8 @@ class Stack:
                     f"tcp:port={port}:interface={HOST}:backlog={LISTEN_BACKLOG}",
                     "--application-close-timeout",
                     "5",
+                    "--websocket_connect_timeout",
+                    str(HANDSHAKE_SECONDS),
                     app,
                 ],
                 env,

@@ -46,6 +46,52 @@ def test_the_procfile_daphne_queues_a_connect_storm_in_the_kernel():
     assert endpoint.startswith("tcp:") and options["port"] == "8000" and int(options["backlog"]) >= 1024
 
 
+def test_the_procfile_daphne_waits_for_a_slow_answer_to_a_handshake(tmp_path):
+    """A room starting past its capacity on a slow machine answers its first sockets in 5 to 8 s,
+    behind the storm's refusals (``bench/load/README.md``): daphne's own limit, 5 s, dropped
+    them, and with them the tables they had taken. The Procfile's daphne waits, and the bench's
+    daphnes wait as long."""
+    import asyncio
+
+    from bench.load.stack import HANDSHAKE_SECONDS
+    from bench.load.ws import WebSocket
+
+    from ..support.slow_answer_asgi import ANSWER_AFTER_SECONDS
+
+    args = _procfile_web_args()
+    parsed = CommandLineInterface().parser.parse_args([arg.replace("${PORT:-8000}", "8000") for arg in args])
+    assert parsed.websocket_connect_timeout == HANDSHAKE_SECONDS > ANSWER_AFTER_SECONDS
+    port = free_port()
+    args = [arg.replace("${PORT:-8000}", str(port)).replace("0.0.0.0", "127.0.0.1") for arg in args]
+    args[-1] = "tests.support.slow_answer_asgi:application"
+    log_path = tmp_path / "daphne.log"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", *args], cwd=ROOT, env=process_env(), stdout=log_path.open("w"),
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+
+    async def answered() -> str:
+        socket = await WebSocket.connect("127.0.0.1", port, "/ws/slow/", timeout=5, answer_timeout=20)
+        try:
+            return await asyncio.wait_for(socket.recv_text(), 20)
+        finally:
+            socket.abort()
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=2).request("HEAD", "/")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+        assert asyncio.run(answered()) == "answered"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(20)
+
+
 def test_the_client_address_is_what_daphne_put_in_remote_addr_and_the_scope():
     class Request:
         META = {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_FORWARDED_FOR": "192.0.2.66"}
