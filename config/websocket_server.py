@@ -102,6 +102,10 @@ def text_frame(payload: bytes) -> bytes:
 def _straight_way(protocol) -> bool:
     """Whether a text frame may bypass autobahn and Twisted's buffer: an open, plain connection
     sending nothing else, whose frames autobahn would send whole, unmasked and uncompressed."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    if not isinstance(protocol, WebSocketProtocol):
+        return False
     transport = protocol.transport
     return (
         protocol.state == protocol.STATE_OPEN
@@ -127,17 +131,14 @@ def send_text_frame(protocol, text: str) -> None:
     written to its socket now when nothing waits before it, whatever the kernel does not take
     left in Twisted's buffer behind it; otherwise by autobahn, as daphne sends it."""
     payload = text.encode()
-    limit = protocol.maxMessagePayloadSize
-    if (limit and len(payload) > limit) or not _straight_way(protocol):
+    if not _straight_way(protocol) or 0 < protocol.maxMessagePayloadSize < len(payload):
         protocol.serverSend(text, False)
         return
     frame = text_frame(payload)
     transport = protocol.transport
     try:
         sent = transport.socket.send(frame)
-    except (BlockingIOError, InterruptedError):
-        sent = 0
-    except OSError:  # the connection failed: Twisted finds out on its own write, as it would have
+    except OSError:  # the kernel's buffer full, or the connection failed: Twisted's write finds out
         sent = 0
     if sent < len(frame):
         transport.write(frame[sent:])
