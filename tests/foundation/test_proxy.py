@@ -1,6 +1,7 @@
 """Behind the proxy: the Procfile's daphne reads the client from X-Forwarded-For, and the
 per-address limits count that client, not the proxy (config/client_ip.py)."""
 
+import contextlib
 import http.client
 import os
 import re
@@ -58,38 +59,20 @@ def test_the_procfile_daphne_waits_for_a_slow_answer_to_a_handshake(tmp_path):
 
     from ..support.slow_answer_asgi import ANSWER_AFTER_SECONDS
 
-    args = _procfile_web_args()
-    parsed = CommandLineInterface().parser.parse_args([arg.replace("${PORT:-8000}", "8000") for arg in args])
+    args = [arg.replace("${PORT:-8000}", "8000") for arg in _procfile_web_args()]
+    parsed = CommandLineInterface().parser.parse_args(args)
     assert parsed.websocket_connect_timeout == HANDSHAKE_SECONDS > ANSWER_AFTER_SECONDS
-    port = free_port()
-    args = [arg.replace("${PORT:-8000}", str(port)).replace("0.0.0.0", "127.0.0.1") for arg in args]
-    args[-1] = "tests.support.slow_answer_asgi:application"
-    log_path = tmp_path / "daphne.log"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", *args], cwd=ROOT, env=process_env(), stdout=log_path.open("w"),
-        stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
 
-    async def answered() -> str:
+    async def answered(port: int) -> str:
         socket = await WebSocket.connect("127.0.0.1", port, "/ws/slow/", timeout=5, answer_timeout=20)
         try:
             return await asyncio.wait_for(socket.recv_text(), 20)
         finally:
             socket.abort()
 
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=2).request("HEAD", "/")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.2)
-        assert asyncio.run(answered()) == "answered"
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(20)
+    slow = "tests.support.slow_answer_asgi:application"
+    with _procfile_daphne(process_env(), tmp_path / "daphne.log", slow) as port:
+        assert asyncio.run(answered(port)) == "answered"
 
 
 def test_the_client_address_is_what_daphne_put_in_remote_addr_and_the_scope():
@@ -164,13 +147,22 @@ class _Browser:
 def procfile_web(needs_postgresql, needs_redis, tmp_path):
     """The Procfile's web process on loopback, on the test database and cache, with SIGNUP_RATE=1/h."""
     cache_url = settings.CACHES["default"]["LOCATION"]
-    port = free_port()
-    args = [arg.replace("${PORT:-8000}", str(port)).replace("0.0.0.0", "127.0.0.1") for arg in _procfile_web_args()]
     env = process_env(
         DEBUG="1", EMBEDDED_CLOCK="0", SIGNUP_RATE="1/h", LOG_LEVEL="WARNING", DATABASE_URL=shared_database_url(),
         REDIS_URL=settings.REDIS_URL, CACHE_URL=cache_url,
     )  # fmt: skip
-    log_path = tmp_path / "daphne.log"
+    with _procfile_daphne(env, tmp_path / "daphne.log") as port:
+        yield port
+
+
+@contextlib.contextmanager
+def _procfile_daphne(env: dict[str, str], log_path, application: str | None = None):
+    """The Procfile's daphne on a free loopback port (serving ``application`` in the Procfile's
+    place when given), ready: yields its port, stopped after."""
+    port = free_port()
+    args = [arg.replace("${PORT:-8000}", str(port)).replace("0.0.0.0", "127.0.0.1") for arg in _procfile_web_args()]
+    if application is not None:
+        args[-1] = application
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", *args], cwd=ROOT, env=env, stdout=log_path.open("w"),
         stderr=subprocess.STDOUT, start_new_session=True,
