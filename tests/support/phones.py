@@ -5,7 +5,7 @@ on a page: the document's width against the screen's, every control under 44 x 4
 
 from __future__ import annotations
 
-from .browser import MARK_SOCKET_OPEN
+from .browser import BROWSER_WAIT_MS, MARK_SOCKET_OPEN
 
 # (name, width, height): the portrait phones the room is laid out for, and two landscape ones.
 PHONES = [
@@ -64,7 +64,7 @@ def phone_context(chromium, base_url: str, width: int, height: int, locale: str 
         viewport={"width": width, "height": height}, screen={"width": width, "height": height},
         device_scale_factor=2, is_mobile=True, has_touch=True, base_url=base_url, bypass_csp=True, **options,
     )  # fmt: skip
-    context.set_default_timeout(8000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     context.add_init_script(MARK_SOCKET_OPEN)
     return context
 

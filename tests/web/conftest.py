@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from tests.support.browser import CHROMIUM_ARGS, DESKTOP, MARK_SOCKET_OPEN, SCREENSHOTS
+from tests.support.browser import BROWSER_WAIT_MS, CHROMIUM_ARGS, DESKTOP, MARK_SOCKET_OPEN, SCREENSHOTS
 
 
 @pytest.fixture(params=["redis", "in-memory"])
@@ -129,7 +129,7 @@ def open_tab(chromium, live_server_url):
         # Content-Security-Policy forbids; tests/web/test_csp.py walks the site with it enforced.
         options = {"locale": locale} if locale else {}
         context = chromium.new_context(viewport=viewport, base_url=live_server_url, bypass_csp=True, **options)
-        context.set_default_timeout(8000)
+        context.set_default_timeout(BROWSER_WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.add_init_script(MARK_SOCKET_OPEN)

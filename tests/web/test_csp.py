@@ -10,7 +10,7 @@ import time
 import pytest
 from django.test import Client
 
-from ..support.browser import in_thread
+from ..support.browser import BROWSER_WAIT_MS, in_thread
 from ..support.tables import sit, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,7 +69,7 @@ def test_no_page_breaks_the_policy(chromium, live_server_url, make_player, make_
     django_user_model.objects.create_superuser(username="boss", password=PASSWORD, email="boss@example.com")
 
     context = chromium.new_context(base_url=live_server_url)
-    context.set_default_timeout(8000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     troubles: list[str] = []
     documents: dict[str, str | None] = {}
     context.expose_function("reportViolation", lambda text: troubles.append(f"violation: {text}"))

@@ -11,7 +11,7 @@ import pytest
 from tables import services
 from tables.models import DealContribution, Hand
 
-from ..support.browser import SCREENSHOTS, in_thread
+from ..support.browser import BROWSER_WAIT_MS, SCREENSHOTS, in_thread
 from ..support.fairness import check_down
 from .test_browser import sign_up, take_seat
 
@@ -25,7 +25,7 @@ def strict_tab(chromium, live_server_url):
 
     def open_one():
         context = chromium.new_context(base_url=live_server_url)
-        context.set_default_timeout(8000)
+        context.set_default_timeout(BROWSER_WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         return page
