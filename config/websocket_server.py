@@ -25,6 +25,8 @@ import pprint
 import struct
 from typing import Any
 
+from autobahn.websocket.protocol import WebSocketProtocol
+
 
 class LazyPformat:
     """``pprint.pformat(value)``, worked out only when the log line is formatted."""
@@ -102,8 +104,6 @@ def text_frame(payload: bytes) -> bytes:
 def _straight_way(protocol) -> bool:
     """Whether a text frame may bypass autobahn and Twisted's buffer: an open, plain connection
     sending nothing else, whose frames autobahn would send whole, unmasked and uncompressed."""
-    from autobahn.websocket.protocol import WebSocketProtocol
-
     if not isinstance(protocol, WebSocketProtocol):
         return False
     transport = protocol.transport
@@ -130,8 +130,8 @@ def send_text_frame(protocol, text: str) -> None:
     """``text`` to an open websocket connection as one text frame (daphne's ``serverSend``):
     written to its socket now when nothing waits before it, whatever the kernel does not take
     left in Twisted's buffer behind it; otherwise by autobahn, as daphne sends it."""
-    payload = text.encode()
-    if not _straight_way(protocol) or 0 < protocol.maxMessagePayloadSize < len(payload):
+    payload = text.encode() if _straight_way(protocol) else None
+    if payload is None or 0 < protocol.maxMessagePayloadSize < len(payload):
         protocol.serverSend(text, False)
         return
     frame = text_frame(payload)
