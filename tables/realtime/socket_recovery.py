@@ -11,8 +11,8 @@ back, each by joining its groups again and sending a fresh snapshot:
   come back instead of ending the socket with a traceback, and once it answers again every
   socket of the process rejoins (only one of them was receiving when it failed);
 - a watcher, one per server process, reads the versions of the tables its sockets show
-  (one query a second) and tells a socket that has been behind, without moving, for
-  ``STALE_SECONDS`` to catch up;
+  (one query a second) and tells a socket that has been behind, idle and without moving,
+  for ``STALE_SECONDS`` to catch up;
 - a socket whose handler hit an outage (the database or the layer away) tells its client in
   words, or closes with "try again later" while it connects, instead of failing.
 """
@@ -139,6 +139,12 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         except Exception:  # one socket's failure stops no other's hand-over: its turn meets it
             logger.exception("socket %s: a change handed over failed; handled again in its turn", self.channel_name)
         self.inbox.put_nowait(message)
+
+    def waiting_for_nothing(self) -> bool:
+        """Idle with nothing in its line: a socket behind its table like this has lost a
+        message. One at work is not (under load every socket of a table may wait seconds for
+        the table's frames, ``action_threads``): a snapshot for it would queue behind that work."""
+        return self.idle and self.inbox.empty()
 
     def handle_now(self, message: dict) -> bool:
         """Handle ``message`` at once, without waiting for anything; False when it cannot."""
@@ -352,7 +358,9 @@ class LiveSockets:
                 continue
             for socket in watched:
                 current = versions.get(socket.table_id)
-                if current is None or socket.sent_version >= current:
+                if current is None or socket.sent_version >= current or not socket.waiting_for_nothing():
+                    # Up to date, or still at work (a frame in hand, messages waiting: the
+                    # change may be among them): slow, not missing a message.
                     socket.stale_since = None
                 elif socket.stale_since is None:
                     socket.stale_since = now
