@@ -130,7 +130,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
             self.inbox.put_nowait(error)
 
     def deliver(self, message: dict) -> None:
-        """A message this process hands over (``notify._hand_over``): handled at once if the
+        """A message this process hands over (``publishing._hand_over``): handled at once if the
         socket has nothing in hand and nothing waiting and its handler can (``handle_now``),
         else put in its line."""
         try:
