@@ -1,12 +1,17 @@
 """ASGI entry point: daphne serves HTTP and the table websockets."""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the consumers (and their models) are imported.
 django_asgi_app = get_asgi_application()
+
+from django.conf import settings  # noqa: E402
+
+sys.setswitchinterval(settings.GIL_SWITCH_SECONDS)  # the action threads' returns from the database
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 

@@ -325,6 +325,11 @@ WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3
 # the sockets' frames, a table's always on the same one (tables/realtime/snapshot_threads.py, action_threads.py).
 SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=4)
 ACTION_THREADS = env.int("ACTION_THREADS", default=4)
+# How long a server process's thread may hold the GIL while another asks for it (Python's
+# default: 5 ms). Those threads come back from PostgreSQL several times per action, each time
+# asking for the GIL; while the loop works through a burst of changes (hands ending together,
+# the next deals), each return waited up to the whole interval (config/asgi.py).
+GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
 # Work a server process has in flight (sockets opening, frames being served) past which it
 # refuses watchers' new sockets with 1013; seated players' up to twice this
 # (tables/realtime/admission.py).

@@ -61,3 +61,13 @@ def test_hsts_is_still_a_setting():
 def test_the_per_address_limits_come_from_the_environment(name, default, configured):
     assert python_output(SHOW.format(name=name), DEBUG="1") == default
     assert python_output(SHOW.format(name=name), DEBUG="1", **{name: configured}) == configured
+
+
+def test_a_server_process_hands_the_gil_over_within_a_millisecond():
+    """A server process's action threads come back from PostgreSQL several times per action,
+    each time asking for the GIL: while the loop works through a burst of changes, Python's
+    default (5 ms) made each return wait up to that long. The ASGI application sets the
+    process's interval from ``GIL_SWITCH_SECONDS``."""
+    show = "import sys, config.asgi; print(sys.getswitchinterval())"
+    assert float(python_output(show, DEBUG="1")) == pytest.approx(0.001)
+    assert float(python_output(show, DEBUG="1", GIL_SWITCH_SECONDS="0.002")) == pytest.approx(0.002)
