@@ -77,7 +77,7 @@ class KeyedDatabaseThreads:
                 for number in range(max(1, self.size()))
             ]
             self._pid = os.getpid()
-        executor = self._threads[key % len(self._threads)]
+        executor = self._threads[thread_of(key, len(self._threads))]
         return database_sync_to_async(call, thread_sensitive=False, executor=executor)
 
     def stop(self) -> None:
@@ -86,3 +86,15 @@ class KeyedDatabaseThreads:
         for executor in threads:
             executor.submit(connections.close_all)
             executor.shutdown(wait=True)
+
+
+_GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio: Fibonacci hashing
+
+
+def thread_of(key: int, threads: int) -> int:
+    """Which of ``threads`` runs ``key``'s calls: the key's bits mixed first. A server process
+    serves the tables its proxy sends it, often those with one remainder by the number of
+    processes (the bench's router: table id modulo the ports); ``key % threads`` then left some
+    threads without a table (with two processes and four threads, each process used two) and
+    gave the others twice the tables to queue behind one another."""
+    return (((key * _GOLDEN) & 0xFFFFFFFFFFFFFFFF) >> 32) % threads

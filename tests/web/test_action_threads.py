@@ -5,11 +5,12 @@ order they came."""
 
 import asyncio
 import threading
+from collections import Counter
 
 import pytest
 from asgiref.sync import async_to_sync
 
-from config.db_threads import KeyedDatabaseThreads
+from config.db_threads import KeyedDatabaseThreads, thread_of
 from tables.models import Seat
 from tables.realtime.action_threads import on_action_thread
 
@@ -21,6 +22,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_keys_calls_run_on_one_thread_in_order_and_other_keys_beside_them():
     threads = KeyedDatabaseThreads("test-keyed", lambda: 2)
+    same = next(key for key in range(1, 100) if thread_of(key, 2) == thread_of(0, 2))  # key 0's thread
+    other = next(key for key in range(1, 100) if thread_of(key, 2) != thread_of(0, 2))
     ran: list[tuple[int, str, int]] = []
     release = threading.Event()
 
@@ -31,9 +34,9 @@ def test_a_keys_calls_run_on_one_thread_in_order_and_other_keys_beside_them():
 
     async def scenario():
         held = asyncio.ensure_future(threads.run(0, record)(0, 0, True))  # key 0's thread, busy
-        queued = [asyncio.ensure_future(threads.run(2, record)(2, n)) for n in range(1, 4)]  # key 2: 0's thread
-        await threads.run(1, record)(1, 0)  # key 1: the other thread, not held
-        assert ran == [(1, ran[0][1], 0)]
+        queued = [asyncio.ensure_future(threads.run(same, record)(same, n)) for n in range(1, 4)]
+        await threads.run(other, record)(other, 0)  # the other thread, not held
+        assert ran == [(other, ran[0][1], 0)]
         release.set()
         await asyncio.gather(held, *queued)
 
@@ -41,16 +44,30 @@ def test_a_keys_calls_run_on_one_thread_in_order_and_other_keys_beside_them():
         async_to_sync(scenario)()
     finally:
         threads.stop()
-    names = {key: {name for k, name, _ in ran if k == key} for key in (0, 1, 2)}
-    assert len(names[0]) == 1 and names[0] == names[2] and names[0] != names[1]
-    assert [n for k, _, n in ran if k in (0, 2)] == [0, 1, 2, 3]  # in the order they were made
+    names = {key: {name for k, name, _ in ran if k == key} for key in (0, same, other)}
+    assert len(names[0]) == 1 and names[0] == names[same] and names[0] != names[other]
+    assert [n for k, _, n in ran if k in (0, same)] == [0, 1, 2, 3]  # in the order they were made
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_the_tables_one_process_serves_spread_over_all_its_threads(processes):
+    """A proxy routing by table id modulo the processes sends each process the tables of one
+    remainder: every one of a process's four threads still gets a fair share of them (by the
+    id's remainder alone, with two processes each used two threads)."""
+    for remainder in range(processes):
+        tables = range(remainder, 400 * processes, processes)
+        shares = Counter(thread_of(table_id, 4) for table_id in tables)
+        assert sorted(shares) == [0, 1, 2, 3]
+        assert min(shares.values()) >= 0.8 * len(tables) / 4
 
 
 def test_a_tables_action_is_applied_while_another_tables_thread_is_held(make_player, make_table, settings):
     settings.ACTION_THREADS = 2
     first, second = make_table(name="Held"), make_table(name="Playing")
-    if first.pk % 2 == second.pk % 2:
-        second = make_table(name="Playing on")  # the next id: the other thread
+    for number in range(1, 20):
+        if thread_of(first.pk, 2) != thread_of(second.pk, 2):
+            break
+        second = make_table(name=f"Playing {number}")  # the next id: perhaps the other thread
     alice, bob = make_player("alice"), make_player("bob")
     sit(second, alice, 1)
     sit(second, bob, 2)
