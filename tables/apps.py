@@ -7,10 +7,11 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # The services announce every change; the notify layer pushes the screens.
-        from tables.realtime import notify
+        from tables.realtime import notify, owner_deals
 
         from .services import changes, chat
 
         changes.subscribe(notify.on_table_change)
+        changes.subscribe(owner_deals.on_table_change)  # a cash table's next hand, dealt by its process
         chat.subscribe(notify.on_chat_message)
         chat.subscribe_mutes(notify.on_mutes_changed)

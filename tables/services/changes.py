@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 
@@ -21,13 +22,16 @@ from tables.selectors.table_state import TableState
 class TableChange:
     """``held``: builds the table's new state from rows the writer holds (None: read it again).
     ``lobby``: the table's line in the lobby may have changed; ``lobby_list``: the set of
-    open tables did (the table opened or closed)."""
+    open tables did (the table opened or closed). ``next_hand_at``: when a cash table's next
+    hand is due (set when a hand ends; the clock deals it then, or the process playing the
+    table does: ``tables.realtime.owner_deals``)."""
 
     table_id: int
     version: int
     held: Callable[[], TableState] | None = None
     lobby: bool = True
     lobby_list: bool = False
+    next_hand_at: datetime | None = None
 
 
 Listener = Callable[[TableChange], None]
@@ -60,7 +64,8 @@ def announce_written(
 ) -> None:
     """Announce on commit a change whose new version the caller wrote itself (in the statement
     that wrote the change: ``owned_tables``)."""
-    change = TableChange(table.pk, table.version, held, lobby, lobby_list)
+    next_hand_at = None if table.is_tournament else table.next_hand_at  # a tournament's deals wait for its clock
+    change = TableChange(table.pk, table.version, held, lobby, lobby_list, next_hand_at)
     transaction.on_commit(lambda: _announce(change))
 
 
