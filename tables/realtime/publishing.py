@@ -143,7 +143,7 @@ def send_in_order(layer, table_id: int, messages: list[tuple[str, dict]], starte
         if _publishing.get(table_id) is finished:
             del _publishing[table_id]
         if not finished.cancelled() and finished.exception() is not None:
-            logger.error("table %s: publishing its screens failed", table_id, exc_info=finished.exception(),
+            logger.error("table %s: publishing its %s failed", table_id, what, exc_info=finished.exception(),
                          extra={"table_id": table_id})  # fmt: skip
 
     task.add_done_callback(done)
