@@ -325,30 +325,25 @@ WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=3
 # the sockets' frames, a table's always on the same one (tables/realtime/snapshot_threads.py, action_threads.py).
 SNAPSHOT_THREADS = env.int("SNAPSHOT_THREADS", default=4)
 ACTION_THREADS = env.int("ACTION_THREADS", default=4)
-# How long a server process's thread may hold the GIL while another asks for it (Python's
-# default: 5 ms). Those threads come back from PostgreSQL several times per action, each time
-# asking for the GIL; while the loop works through a burst of changes (hands ending together,
-# the next deals), each return waited up to the whole interval (config/asgi.py).
+# How long a server process's thread may hold the GIL while another asks (Python's: 5 ms): an
+# action thread asks on each return from PostgreSQL, behind the loop's bursts (config/asgi.py).
 GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
 # Work a server process has in flight (sockets opening, frames being served) past which it
 # refuses watchers' new sockets with 1013; seated players' up to twice this
 # (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
-# Tables a server process serves at once (0: no bound): past them a socket for another table
-# is refused with 1013 before any work, so past saturation the tables taken stay at full
-# speed (tables/realtime/admission.py). Set it from the load sweep on the room's machine:
-# the tables one process carries at its saturation.
+# Tables a server process serves at once (0: no bound): past them a socket for another table is
+# refused with 1013 before any work, so past saturation the tables taken stay at full speed
+# (tables/realtime/admission.py). Set it from the load sweep: one process's tables at saturation.
 WEBSOCKET_MAX_TABLES = env.int("WEBSOCKET_MAX_TABLES", default=100)
-# The pace at which the pages of tables a server process sheds may come back, per second
-# (0: each asked for a fixed 30 s): every try is a whole websocket handshake, paid from the
-# cores the served tables need, so their waits are spread to keep them to this pace
-# (tables/realtime/refusals.py, ShedWaits).
+# The pace at which the pages of tables a server process sheds may come back, per second (0:
+# each asked for a fixed 30 s): every try is a whole handshake, paid from the cores the served
+# tables need, so their waits are spread to keep to this pace (tables/realtime/refusals.py).
 WEBSOCKET_SHED_RETRIES_PER_SECOND = env.float("WEBSOCKET_SHED_RETRIES_PER_SECOND", default=10)
-# The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty:
-# CPython's 700,10,10). A full collection stops every socket of the process for as long as
-# it walks the objects (a few hundred milliseconds with a thousand sockets): these make it a
-# matter of minutes, not seconds; what a process loaded at start is kept out of every
-# collection whatever they are (operations/gc_pauses.py).
+# The garbage collector's thresholds in each server process, "gen0,gen1,gen2" (empty: CPython's
+# 700,10,10). A full collection stops every socket of the process while it walks the objects (a
+# few hundred milliseconds with a thousand sockets): these make it minutes apart, not seconds;
+# what a process loaded at start is kept out of every collection (operations/gc_pauses.py).
 WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[1000, 20, 2000]))
 WEB_GC_TUNING = env.bool("WEB_GC_TUNING", default=True)  # 0: neither the thresholds nor the freeze
 
