@@ -18,7 +18,6 @@ before the change's caller goes on (the worker's from a loop it keeps: ``layer_s
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Literal, TypedDict
@@ -29,6 +28,7 @@ from django.utils import timezone, translation
 from accounts.socket_sessions import user_group
 from config import layer_sends
 from config.outages import OUTAGES, describe
+from config.shared_awaits import detached
 from operations import metrics
 from tables.models import ChatMessage
 from tables.presentation.chat import chat_append_fragment
@@ -100,32 +100,22 @@ def _publish(layer, change: TableChange) -> None:
 
 def _send_to_lobby(layer, event: dict) -> None:
     """A lobby line to the lobby's sockets. In a server process handed to its loop, which sends
-    the lobby's messages in the order they came: the thread that made the change (a table's
-    action thread, other tables' actions waiting behind it) does not wait for the loop and a
-    trip to Redis."""
+    the lobby's messages in the order they came (each task takes the layer's fair lock for its
+    publish, in the order they start): the thread that made the change (a table's action
+    thread, other tables' actions waiting behind it) does not wait for the loop and Redis."""
     loop = layer_sends.server_loop()
     if loop is None:
         layer_sends.send(layer, layer.group_send, LOBBY_GROUP, event)
     else:
-        loop.call_soon_threadsafe(_lobby_task, layer, event)
+        loop.call_soon_threadsafe(lambda: detached(_lobby_send(layer, event), "lobby line"))
 
 
-def _lobby_task(layer, event: dict) -> None:
-    # Tasks start in the order they are made, and each takes the layer's lock for its publish
-    # (a fair lock): the lobby's lines go out in the order of the changes.
-    task = asyncio.get_running_loop().create_task(layer.group_send(LOBBY_GROUP, event))
-    task.add_done_callback(_lobby_sent)
-
-
-def _lobby_sent(task: asyncio.Task) -> None:
-    error = None if task.cancelled() else task.exception()
-    if error is None:
-        return
-    if isinstance(error, OUTAGES):
+async def _lobby_send(layer, event: dict) -> None:
+    try:
+        await layer.group_send(LOBBY_GROUP, event)
+    except OUTAGES:
         metrics.PUBLISH_FAILURES.labels("screens").inc()
-        logger.warning("lobby line not published (%s)", describe(error))
-    else:
-        logger.error("lobby line not published", exc_info=error)
+        raise
 
 
 def in_every_language(render) -> dict[str, str]:

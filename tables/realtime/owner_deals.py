@@ -19,20 +19,17 @@ the clock made first leaves nothing to do here (``start_hand_if_due`` finds the 
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from django.utils import timezone
 
 from config import layer_sends
-from config.outages import OUTAGES, describe
+from config.shared_awaits import detached
 from operations.maintenance import in_maintenance
 from tables.services import start_hand_if_due
 from tables.services.changes import TableChange
 
 from . import admission
 from .action_threads import on_action_thread
-
-logger = logging.getLogger(__name__)
 
 LATE_SECONDS = 0.01  # dealt this long after it is due: never before, by this process's clock
 _pending: dict[int, asyncio.TimerHandle] = {}  # table -> its next deal, on the server's loop
@@ -64,8 +61,7 @@ def _deal(table_id: int) -> None:
     _pending.pop(table_id, None)
     if not admission.tables_here.playing(table_id):
         return
-    task = asyncio.get_running_loop().create_task(on_action_thread(table_id, deal_if_due)(table_id))
-    task.add_done_callback(_dealt)
+    detached(on_action_thread(table_id, deal_if_due)(table_id), "the next hand dealt here (else by the clock)")
 
 
 def deal_if_due(table_id: int) -> None:
@@ -73,16 +69,6 @@ def deal_if_due(table_id: int) -> None:
     no hand starts (``run_clock``)."""
     if not in_maintenance():
         start_hand_if_due(table_id=table_id)
-
-
-def _dealt(task: asyncio.Task) -> None:
-    error = None if task.cancelled() else task.exception()
-    if error is None:
-        return
-    if isinstance(error, OUTAGES):  # the clock deals it once the database answers
-        logger.warning("next hand not dealt here (%s): the clock deals it", describe(error))
-    else:
-        logger.error("next hand not dealt here: the clock deals it", exc_info=error)
 
 
 def pending() -> frozenset[int]:

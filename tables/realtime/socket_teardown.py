@@ -18,39 +18,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from channels.exceptions import StopConsumer
+from config import shared_awaits
 
-from config.outages import OUTAGES, describe
-
-logger = logging.getLogger(__name__)
-
-_running: set[asyncio.Task] = set()  # held here: the loop keeps only weak references to tasks
+TEARDOWN = "socket teardown (what the service held expires with it)"
 
 
 def detached(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task:
     """Run ``coroutine`` to its end, whatever happens to the task that started it. Nobody
-    awaits its result: an error is logged here (an outage in one line)."""
-    task = asyncio.get_running_loop().create_task(coroutine)
-    _running.add(task)
-    task.add_done_callback(_report)
-    return task
+    awaits its result: an error is logged (an outage in one line)."""
+    return shared_awaits.detached(coroutine, TEARDOWN)
 
 
 async def to_the_end(coroutine: Coroutine[Any, Any, Any]) -> Any:
     """Await ``coroutine``; if the caller is cancelled meanwhile, the cancellation goes on up
     (the socket's application ends) but ``coroutine`` runs to its end all the same."""
-    task = asyncio.get_running_loop().create_task(coroutine)
-    _running.add(task)
-    task.add_done_callback(_running.discard)
+    task = shared_awaits.held(coroutine)
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
         if not task.done():
-            task.add_done_callback(_report)  # no one awaits it now: its error is reported here
+            shared_awaits.report_when_done(task, TEARDOWN)  # no one awaits it now: its error is reported here
         raise
 
 
@@ -75,16 +65,3 @@ async def _cancel(task: asyncio.Task) -> None:
         task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-
-
-def _report(task: asyncio.Task) -> None:
-    _running.discard(task)
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is None or isinstance(error, StopConsumer):
-        return
-    if isinstance(error, OUTAGES):
-        logger.warning("socket teardown: %s; what the service held expires with it", describe(error))
-    else:
-        logger.error("socket teardown failed", exc_info=error)

@@ -19,6 +19,7 @@ from ..support.tables import act, running_hand, start_hand, table_version
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LOSSY = "tests.support.layers.LossyChannelLayer"
+REJOIN = socket_recovery.REJOIN
 
 
 @pytest.fixture(autouse=True)
@@ -213,9 +214,6 @@ def test_a_socket_still_at_work_is_slow_not_missing_a_message(monkeypatch):
     assert _watched(monkeypatch, read_seconds=0.0, idle=False) == []
     waiting = {"type": "table.changed"}
     assert _watched(monkeypatch, read_seconds=0.0, waiting=waiting) == [waiting]
-
-
-REJOIN = socket_recovery.REJOIN
 
 
 def _watched(monkeypatch, *, read_seconds: float, idle: bool = True, waiting: dict | None = None) -> list:
