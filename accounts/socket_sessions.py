@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -95,24 +95,38 @@ class SessionCheck:
         self.user_id = user_id
         self._checked: tuple[int, str] | None = checked  # (the generation, the session's hash) of the last check
 
-    def current(self) -> bool:
+    def cache_keys(self) -> tuple[str, ...]:
+        """The cache entries the next check reads (the session as its engine keeps it, the
+        user's generation), for a caller that reads them in a trip of its own, the frame's
+        budget's (``tables.realtime.frame_budgets``), and hands them to ``current``; () when
+        the next check reads no entry of the default cache."""
+        if not self.session_key or self._checked is None or settings.SESSION_CACHE_ALIAS != "default":
+            return ()
+        session_key = socket_users.cached_session_key(self.session_key)
+        return () if session_key is None else (session_key, socket_users.generation_key(self.user_id))
+
+    def current(self, read: dict[str, Any] | None = None) -> bool:
+        """``read``: the entries ``cache_keys`` names, read by the caller (key -> value, an
+        entry not there left out): the check costs no trip of its own."""
         if not self.session_key:
             return False
-        if self._checked is not None and self._unchanged(*self._checked):
+        if self._checked is not None and self._unchanged(*self._checked, read):
             return True
         generation = socket_users.generation_of(self.user_id)  # before the user (above)
         user = _logged_in_user(self.session_key, self.user_id)
         self._checked = (generation, user.get_session_auth_hash()) if user is not None and generation >= 0 else None
         return user is not None
 
-    def _unchanged(self, generation: int, session_hash: str) -> bool:
+    def _unchanged(self, generation: int, session_hash: str, read: dict[str, Any] | None) -> bool:
         assert self.session_key is not None  # ``current`` checked
         session_key = socket_users.cached_session_key(self.session_key)
         if session_key is None:
             return False
         generation_key = socket_users.generation_key(self.user_id)
         try:
-            if settings.SESSION_CACHE_ALIAS == "default":
+            if read is not None and settings.SESSION_CACHE_ALIAS == "default":
+                found = read
+            elif settings.SESSION_CACHE_ALIAS == "default":
                 found = cache.get_many([session_key, generation_key])
             else:
                 found = {generation_key: cache.get(generation_key)}

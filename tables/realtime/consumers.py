@@ -170,6 +170,7 @@ class TableConsumer(ScreenUpdates, TableChat, GuardedConsumer):
             return
         started = time.perf_counter()
         parsed, self.frame_parsed = self.frame_parsed, None
+        session_read, self.frame_session_read = self.frame_session_read, None
         try:
             command, data = parsed if parsed is not None else parse_frame(text_data, FRAME_FORMS)
             keyed = COMMANDS[command].keyed
@@ -183,7 +184,7 @@ class TableConsumer(ScreenUpdates, TableChat, GuardedConsumer):
             admission.in_flight.enter()
             applied = False
             try:
-                await on_action_thread(self.table_id, self.perform)(command, data)
+                await on_action_thread(self.table_id, self.perform)(command, data, session_read)
                 applied = True
             finally:
                 admission.in_flight.leave()
@@ -228,10 +229,12 @@ class TableConsumer(ScreenUpdates, TableChat, GuardedConsumer):
         if not COMMANDS[command].acts or data["sequence"] in self.noted:
             return
         sequence, at = data["sequence"], message["arrived_at"]
-        # The sender's frame budget and the note, in one trip to the cache (``frame_allowed``
-        # takes the budget's answer from the message).
+        # The sender's frame budget, the note and what the session's check reads, in one trip to
+        # the cache (``frame_allowed`` takes the budget's answer from the message, ``perform``
+        # the session's entries: a frame is applied for the session as it was when it arrived).
         note = on_time.note(table_id=self.table_id, sequence=sequence, user_id=user.pk, at=at)
-        message["budget"], noted = budgets.take_noting(user.pk, note)
+        reads = self.session_check.cache_keys() if self.session_check is not None else ()
+        message["budget"], noted, message["session_read"] = budgets.take_noting(user.pk, note, reads)
         if noted is None and message["budget"] is not False:  # not tried there: noted its own way
             noted = on_time.action_arrived(table_id=self.table_id, sequence=sequence, user_id=user.pk, at=at)
         if noted:
@@ -248,12 +251,13 @@ class TableConsumer(ScreenUpdates, TableChat, GuardedConsumer):
         self.showing_error = True
         await self.send_html(error_fragment(gettext("The table is reconnecting, try again.")))
 
-    def perform(self, command: str, data: dict) -> None:
-        """Call the one service the command names (in a worker thread: it writes the database)."""
+    def perform(self, command: str, data: dict, session_read: dict[str, object] | None = None) -> None:
+        """Call the one service the command names (in a worker thread: it writes the database).
+        ``session_read``: what the session's check reads, read as the frame arrived."""
         if self.session_check is None:
             session_key = getattr(self.scope.get("session"), "session_key", None)
             self.session_check = SessionCheck(session_key, self.user.pk, self.scope.get(SESSION_CHECKED))
-        if not self.session_check.current():
+        if not self.session_check.current(session_read):
             raise SessionEnded
         COMMANDS[command].service(self.user, self.table_id, data)
 

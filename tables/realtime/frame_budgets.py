@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
+from config.kept_connections import KeptScript
 from config.outages import OUTAGES
 from operations.outage_log import OutageLog
 
@@ -56,7 +57,9 @@ class TokenBucket:
 # was taken. Redis's clock: the same for every server process. With KEYS[2] (a note that a
 # player's action is on its way, ``on_time``), the frame taken, the note is written too unless
 # one is there already (ARGV[3] its value, ARGV[4] its seconds), and 2 is added: one trip to
-# the cache for both, on the event loop, where an action frame arrives.
+# the cache for both, on the event loop, where an action frame arrives. With more KEYS (what
+# the socket's session check reads: ``accounts.socket_sessions.SessionCheck.cache_keys``),
+# their values follow the answer, in the same trip.
 TAKE_A_FRAME = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
@@ -72,9 +75,16 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(now))
 redis.call('EXPIRE', KEYS[1], math.ceil(capacity / math.max(per_second, 0.001)) + 1)
 if taken == 1 and #KEYS > 1 and redis.call('SET', KEYS[2], ARGV[3], 'NX', 'EX', ARGV[4]) then
-  return 3
+  taken = 3
 end
-return taken
+if #KEYS < 3 then
+  return taken
+end
+local answer = {taken}
+for index = 3, #KEYS do
+  answer[index - 1] = redis.call('GET', KEYS[index])
+end
+return answer
 """
 
 # A frame whose sender's budget was not asked when it arrived (the socket's ``frame_taken``).
@@ -89,7 +99,7 @@ class FrameBudgets:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._local: dict[int, TokenBucket] = {}
-        self._script = None
+        self._script = KeptScript(TAKE_A_FRAME)  # run on every frame: on a connection kept for it
 
     def take(self, user_id: int) -> bool | None:
         """Whether the user may send one more frame; None when the cache did not answer."""
@@ -105,22 +115,30 @@ class FrameBudgets:
         _outage.answered()
         return taken
 
-    def take_noting(self, user_id: int, note: tuple[str, float, int] | None) -> tuple[bool | None, bool | None]:
+    def take_noting(
+        self, user_id: int, note: tuple[str, float, int] | None, reads: tuple[str, ...] = ()
+    ) -> tuple[bool | None, bool | None, dict[str, object] | None]:
         """``take``, and with ``note`` (a cache key, its value, its seconds) that cache entry added
-        in the same trip when the frame is taken and the key is not there yet. Returns (taken,
-        noted); noted None when the note was not tried here (no Redis, or it did not answer):
-        the caller notes it its own way."""
+        in the same trip when the frame is taken and the key is not there yet, and the cache
+        entries ``reads`` names read. Returns (taken, noted, read); noted None when the note was
+        not tried here (no Redis, or it did not answer): the caller notes it its own way; read
+        (key -> value, an entry not there left out) None when they were not read."""
         capacity, per_second = settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND
         backend = caches["default"]
         if note is None or not isinstance(backend, RedisCache):
-            return self.take(user_id), None
+            return self.take(user_id), None, None
         try:
-            found = self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second, note)
+            found = self._take_in_redis(backend, f"frames:user:{user_id}", capacity, per_second, note, reads)
         except OUTAGES as error:
             _outage.failed(error)
-            return None, None
+            return None, None, None
         _outage.answered()
-        return bool(found & 1), bool(found & 2)
+        if not reads:
+            return bool(found & 1), bool(found & 2), None
+        answer, *values = found
+        loads = backend._cache._serializer.loads
+        read = {key: loads(value) for key, value in zip(reads, values, strict=True) if value is not None}
+        return bool(answer & 1), bool(answer & 2), read
 
     def _take_in_redis(
         self,
@@ -129,18 +147,18 @@ class FrameBudgets:
         capacity: float,
         per_second: float,
         note: tuple[str, float, int] | None = None,
-    ) -> int:
+        reads: tuple[str, ...] = (),
+    ):
         key = backend.make_and_validate_key(name)
         client = backend._cache.get_client(key, write=True)
-        if self._script is None:
-            self._script = client.register_script(TAKE_A_FRAME)
         if note is None:
-            return int(self._script(keys=[key], args=[capacity, per_second], client=client))
+            return int(self._script.run(client, [key], [capacity, per_second]))
         note_key, value, seconds = note
         # Written as Django's cache writes it, for ``cache.get`` to read (its serializer).
         written = backend._cache._serializer.dumps(value)
-        keys = [key, backend.make_and_validate_key(note_key)]
-        return int(self._script(keys=keys, args=[capacity, per_second, written, seconds], client=client))
+        keys = [key, backend.make_and_validate_key(note_key), *map(backend.make_and_validate_key, reads)]
+        found = self._script.run(client, keys, [capacity, per_second, written, seconds])
+        return found if reads else int(found)
 
     def _take_here(self, user_id: int, capacity: float, per_second: float) -> bool:
         with self._lock:

@@ -76,6 +76,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
     frame_arrived: datetime | None = None  # when the frame in hand reached this process
     frame_parsed: tuple[str, dict] | None = None  # the frame in hand as read on its arrival, if it was
     frame_taken: object = NOT_TAKEN  # its budget's answer (None: unknown), if asked on its arrival
+    frame_session_read: dict | None = None  # what its session's check reads, if read on its arrival
     client_gone = False  # its client went (a handshake given up while it waited): no more work for it
     idle = False  # waiting for its next message, none in hand
 
@@ -161,6 +162,7 @@ class RecoveringConsumer(AsyncWebsocketConsumer):
         self.frame_arrived = message.get("arrived_at") or timezone.now()
         self.frame_parsed = message.get("parsed")
         self.frame_taken = message.get("budget", NOT_TAKEN)
+        self.frame_session_read = message.get("session_read")
         await super().websocket_receive(message)
 
     async def receive_from_layer(self) -> dict:

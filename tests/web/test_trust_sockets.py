@@ -154,6 +154,41 @@ def test_finding_5_a_lost_close_message_still_cannot_act_for_an_ended_session(he
     assert running_hand(table).sequence == before and Hand.objects.get().state == Hand.State.RUNNING
 
 
+def test_an_action_frame_reads_its_sessions_check_in_its_budgets_trip(heads_up, monkeypatch):
+    """After a socket's first frame, the session check of an action frame costs no trip to the
+    cache of its own: what it reads comes with the frame's budget and note, as the frame
+    arrives. And a session that ended before the frame arrived, with its close message lost,
+    still cannot act."""
+    from accounts import socket_sessions
+
+    table, alice, bob = heads_up
+    hand = start_hand(table)
+    to_act = alice if Seat.objects.get(table=table, number=hand.turn_seat).player_id == alice.pk else bob
+    trips = []
+    backend = type(socket_sessions.cache._connections[socket_sessions.cache._alias])  # every thread's
+    get_many = backend.get_many
+    version = table_version(table)
+
+    async def scenario():
+        tab = await table_viewer(table, to_act).connect()
+        await tab.send(action="chat", text="gl")  # the socket's first check: on its own
+        await tab.until("gl")
+        monkeypatch.setattr(backend, "get_many", lambda *a, **k: trips.append(a[1:]) or get_many(*a, **k))
+        await tab.send(action="call", sequence=str(hand.sequence))
+        await tab.until_version(version + 1)
+        other = await table_viewer(table, alice if to_act == bob else bob).connect()
+        await other.send(action="chat", text="nh")
+        await other.until("nh")
+        await db(_logged_out, other.communicator.scope["session"].session_key)
+        await other.send(action="check", sequence=str(await current_sequence(table)))
+        assert await other.closed_with() == SESSION_ENDED
+        await tab.close()
+
+    run(scenario)
+    assert trips == []
+    assert running_hand(table).sequence == hand.sequence + 1  # the call, and nothing after it
+
+
 def test_a_flood_of_frames_gets_a_clear_error_and_a_policy_close(heads_up, settings):
     settings.WEBSOCKET_FRAME_BURST = 5
     settings.WEBSOCKET_FRAMES_PER_SECOND = 0.01
