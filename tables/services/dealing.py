@@ -43,12 +43,19 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
         checked = check_hand_due(table_id=table_id, now=now)
         if checked is None:
             return None
-        table, seats, plan, number = checked
+        table, seats, plan, number, freed = checked
         turn = do_deal(table, seats, plan, number, now, deck)
         metrics.HANDS.labels("started").inc()
         # The screens are rendered from the rows the deal holds, as they are written (once the
         # blinds put everyone all-in, chips moved and seats changed: they read the table again).
-        mark_changed(table, held=None if turn.engine.is_over else turn.held_state, also=SEED_FIELDS)
+        # The lobby's line (the seats taken, the average pot of hands played) changes only when
+        # the deal stood a player up; a hand all-in from the blinds ends here, and its pot counts.
+        mark_changed(
+            table,
+            held=None if turn.engine.is_over else turn.held_state,
+            also=SEED_FIELDS,
+            lobby=freed or turn.engine.is_over,
+        )
         held_engines.keep_on_commit(turn.hand, turn.engine)
         say_hand_started(table, number, now)
         if turn.engine.is_over:  # the blinds put everyone all-in
@@ -56,8 +63,9 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
     return turn.hand
 
 
-def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Seat], HandPositions, int] | None:
-    """Lock the table; the seats and positions of its next hand, if one is due (RULES 2.1-2.11)."""
+def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Seat], HandPositions, int, bool] | None:
+    """Lock the table; the seats and positions of its next hand, if one is due (RULES 2.1-2.11),
+    its number, and whether a seat was freed on the way (RULES 7.6)."""
     table = lock_table(table_id)
     if not table.is_active or table.closing:
         return None
@@ -93,8 +101,8 @@ def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Se
         if big_blind is None or not big_blind.sit_out_next_big_blind:
             break
         sit_out_at_big_blind(big_blind, now)  # and plan again without them
-    stand_up_passed_by_big_blind(table, seats, previous, plan)  # RULES 7.6
-    return table, seats, plan, (latest[0].number + 1) if latest else 1
+    freed = stand_up_passed_by_big_blind(table, seats, previous, plan)  # RULES 7.6
+    return table, seats, plan, (latest[0].number + 1) if latest else 1, freed
 
 
 def do_deal(

@@ -53,12 +53,12 @@ def stand_up_idle_seats(*, table_id: int, now: datetime) -> int:
 
 def stand_up_passed_by_big_blind(
     table: Table, seats: dict[int, Seat], previous: Sequence[PlayedPositions], plan: HandPositions
-) -> None:
+) -> bool:
     """Others wait on the list and the big blind passes a seat sitting out: its player is stood
-    up (the caller holds the table lock and deals the planned hand)."""
+    up (the caller holds the table lock and deals the planned hand). Returns whether a seat was freed."""
     if table.is_tournament or not table.waiting_count or not previous:
-        return
-    last_big_blind, count = previous[0].big_blind_seat, table.seat_count
+        return False
+    last_big_blind, count, taken = previous[0].big_blind_seat, table.seat_count, len(seats)
     passed = set()
     number = last_big_blind % count + 1
     while number != plan.big_blind_seat and number != last_big_blind:
@@ -69,3 +69,4 @@ def stand_up_passed_by_big_blind(
         if seat is not None and seat.state == State.SITTING_OUT:
             cash_out_and_free(table, seat)
             del seats[number]
+    return len(seats) < taken

@@ -93,3 +93,25 @@ def test_rule_7_6_without_anyone_waiting_the_big_blind_passes_and_the_seat_stays
     fold_to_the_end(table, {1: ann, 2: ben, 3: cid})
     assert services.start_hand_if_due(table_id=table.pk) is not None
     assert Seat.objects.get(player=ann).state == Seat.State.SITTING_OUT
+
+
+@pytest.mark.parametrize("waiting", [True, False])
+def test_rule_7_6_a_deal_tells_the_lobby_only_when_it_stands_a_player_up(
+    three_players, waiting, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The lobby's line shows the seats taken and the average pot of the hands played: a deal
+    changes it only when it stood up a player passed by the big blind, and only then does its
+    change ask for the line (read and rendered in every language, sent to every lobby)."""
+    from tables.services import changes
+
+    table, (ann, ben, cid), dan = three_players
+    if waiting:
+        services.join_waiting_list(user=dan, table_id=table.pk)
+    services.sit_out(user=ann, table_id=table.pk)
+    fold_to_the_end(table, {1: ann, 2: ben, 3: cid})
+    announced = []
+    monkeypatch.setattr(changes, "_listeners", [announced.append])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.start_hand_if_due(table_id=table.pk, now=timezone.now()) is not None
+    assert Seat.objects.filter(player=ann).exists() is not waiting
+    assert [change.lobby for change in announced] == [waiting]

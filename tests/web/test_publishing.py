@@ -14,7 +14,7 @@ from tables.selectors.hands import rebuild
 from tables.services import chat
 
 from ..support.sockets import db, felt_version, table_viewer
-from ..support.tables import running_hand, table_version
+from ..support.tables import running_hand, sit, table_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,10 +93,12 @@ def test_a_chat_line_goes_after_the_screens_before_it_and_keeps_no_writer_waitin
     async_to_sync(scenario)()
 
 
-def test_a_lobby_line_keeps_no_writer_waiting(heads_up, channel_layer, monkeypatch):
+def test_a_lobby_line_keeps_no_writer_waiting(heads_up, make_player, channel_layer, monkeypatch):
     """A change's lobby line, sent from a server's thread, is handed to the loop: the thread
-    that made the change does not wait for its send; the lobby gets it once the send ends."""
+    that made the change (a player taking a seat: the line shows the seats taken) does not wait
+    for its send; the lobby gets it once the send ends."""
     table, _alice, _bob = heads_up
+    carol = make_player("carol")
     layer = get_channel_layer()
     group_send = layer.group_send
     held = asyncio.Event()
@@ -110,7 +112,7 @@ def test_a_lobby_line_keeps_no_writer_waiting(heads_up, channel_layer, monkeypat
 
     async def scenario():
         monkeypatch.setattr(layer, "group_send", slow_group_send)
-        await asyncio.wait_for(db(services.start_hand_if_due, table_id=table.pk), 5)  # the lobby line waits
+        await asyncio.wait_for(db(sit, table, carol, 3), 5)  # the lobby line waits
         assert lobby_sends == []
         held.set()
         for _ in range(50):
