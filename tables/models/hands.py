@@ -19,7 +19,9 @@ class Hand(models.Model):
         COMPLETE = "complete", _("Complete")
         CANCELLED = "cancelled", _("Cancelled")  # by staff: every stack back to what it was at the deal
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands")
+    # Its own index would repeat the first column of (table, number)'s: one index fewer to write
+    # a new row into (migration 0018).
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(help_text=_("Counts the table's hands from 1."))
     button = models.PositiveSmallIntegerField()
     config = models.JSONField(help_text=_("The engine's HandConfig."))
@@ -38,7 +40,10 @@ class Hand(models.Model):
     sequence = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Not indexed: every action moves it, and an index on it made every action's write of the
+    # hand's row a new row with an entry in each of the hand's indexes, not an update in place
+    # (migration 0018). The clock finds overdue turns among the running hands (their own index).
+    turn_deadline = models.DateTimeField(null=True, blank=True)
     grace_given = models.BooleanField(default=False, help_text=_("RULES 6.3: reconnect grace used this turn."))
     time_bank_started_at = models.DateTimeField(
         null=True, blank=True, help_text=_("When this turn's time ran out and the player's time bank started.")
@@ -99,7 +104,8 @@ class HandPlayer(models.Model):
 class HandEvent(models.Model):
     """The append-only log of a hand, as the engine emitted it."""
 
-    hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="events")
+    # Indexed by (hand, sequence) (an action's events are each a new row of it): not by hand again.
+    hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="events", db_index=False)
     sequence = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     payload = models.JSONField()

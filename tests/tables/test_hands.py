@@ -240,3 +240,19 @@ def test_stored_enum_values_never_change():
         "prize",
         "closure",  # an account closed: its bankroll back to the house
     ]
+
+
+def test_the_database_keeps_one_running_hand_per_table(heads_up):
+    """Whatever writes it, a table has one running hand at most: a second running row is
+    refused by the database itself (its partial unique index, which survives the hand
+    table's index changes, migration 0018), and a finished hand does not count."""
+    from django.db import IntegrityError, transaction
+
+    table, _alice, _bob = heads_up
+    hand = _start(table)
+    copy = {
+        field.attname: getattr(hand, field.attname) for field in Hand._meta.concrete_fields if not field.primary_key
+    }
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(**{**copy, "number": hand.number + 1})
+    Hand.objects.create(**{**copy, "number": hand.number + 1, "state": Hand.State.COMPLETE})

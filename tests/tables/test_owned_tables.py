@@ -165,3 +165,34 @@ def test_a_seat_written_by_a_lock_holder_while_the_action_waits_is_read_again(
     thread.join(10)
     held = owned_tables._held[table.pk]
     assert next(seat for seat in held.seats if seat.number == gone).disconnected_at is not None
+
+
+def _hand_row_updates() -> tuple[int, int]:
+    """(rows of the hand table updated, of them in place) by this connection, as its statistics
+    not yet reported count them (this transaction's, and those committed since it last reported)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relid = %s::regclass",
+            [Hand._meta.db_table],
+        )
+        return cursor.fetchone()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_actions_write_of_the_running_hand_is_an_update_in_place(
+    needs_postgresql, make_player, make_table, django_capture_on_commit_callbacks
+):
+    """Every action writes the running hand's row (its sequence, whose turn, the deadline): in
+    place (a heap-only tuple), not as a new row with an entry in each of the hand table's
+    indexes, which an index on a column an action writes would force; and its page keeps room
+    for the versions a hand's actions write, each action committed (migration 0018)."""
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    written = []
+    while running_hand(table) is not None and len(written) < 12:
+        with transaction.atomic():  # the action's own transaction, its statistics read before it commits
+            _call_or_check(table, by_seat, django_capture_on_commit_callbacks)
+            written.append(_hand_row_updates())
+    hand_over = running_hand(table) is None
+    mid_hand = written[:-1] if hand_over else written  # a hand's end changes its state: a new row
+    # The statistics pending in this process, read before each commit: every write in place.
+    assert len(mid_hand) >= 6 and all(updated == in_place for updated, in_place in mid_hand), written
