@@ -74,11 +74,11 @@ def _names() -> dict[str, str]:
     }
 
 
-# The lock and then the stamp, in one round trip: a function (migration 0017) whose second
-# statement takes its own snapshot once the lock is held (a single statement that waited for
-# the lock would see the rows it does not lock as they were before the writer it waited for
+# The lock and then the stamp, in one round trip: a function (migrations 0017 and 0019) whose
+# second statement takes its own snapshot once the lock is held (a single statement that waited
+# for the lock would see the rows it does not lock as they were before the writer it waited for
 # committed). No row: the table does not exist.
-_LOCK_AND_STAMP_SQL = "SELECT * FROM tables_lock_and_stamp(%s, %s)"
+_LOCK_AND_STAMP_SQL = "SELECT * FROM tables_lock_and_stamp(%s)"
 
 
 def on_postgresql() -> bool:
@@ -121,7 +121,7 @@ def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
             raise TableError(gettext("That table does not exist."))
         return table, running_hand(table), list(Seat.objects.filter(table=table).select_related("player")), None
     with bound_cursor() as cursor:
-        cursor.execute(_LOCK_AND_STAMP_SQL, [table_id, Hand.State.RUNNING])
+        cursor.execute(_LOCK_AND_STAMP_SQL, [table_id])
         row = cursor.fetchone()
     if row is None:
         raise TableError(gettext("That table does not exist."))
