@@ -126,6 +126,14 @@ async def listened_elsewhere(shard, table_id: int, channels: list[str], kept_her
 
 
 def only_here(table_id: int, channels: list[str]) -> bool:
-    """Whether every one of ``channels`` is known, as kept, to be listened to in this process only."""
+    """Whether every one of ``channels`` is known, as kept, to be listened to in this process only
+    (``_kept``'s answer, for every group of every change: the clock read once)."""
     kept = _elsewhere.get(table_id)
-    return bool(kept) and all(_kept(kept, channel) is False for channel in channels)
+    if not kept:
+        return False
+    asked_after = time.monotonic() - ELSEWHERE_SECONDS
+    for channel in channels:
+        found = kept.get(channel)
+        if found is None or found[0] <= asked_after or found[1] is not False:
+            return False
+    return True
