@@ -74,6 +74,9 @@ def expire_turn(*, table_id: int, sequence: int, now: datetime | None = None) ->
         if became == Became.PROTECTED_ALL_IN:
             seat.protected_all_ins_at = [*seat.protected_all_ins_at, turn.now.isoformat()]
             Seat.objects.filter(pk=seat.pk).update(protected_all_ins_at=seat.protected_all_ins_at)
+            settled = (turn.settled_seats or {}).get(seat.number)
+            if settled is not None:  # the hand ended with it: its screens show the seat as written
+                settled.protected_all_ins_at = seat.protected_all_ins_at
             _show_allowance_on_commit(seat.player_id)
         announce(turn)
     return turn.hand

@@ -15,16 +15,19 @@ from .owned_tables import bound_cursor, on_postgresql
 from .seat_options import auto_top_up
 
 
-def settle_hand(table: Table, hand: Hand, engine: EngineHand, now: datetime) -> bool:
+def settle_hand(
+    table: Table, hand: Hand, engine: EngineHand, now: datetime, kept: dict[int, Seat] | None = None
+) -> bool:
     """Record each player's final stack (the seats' stacks are already synced), then apply
     what waited for the hand to end: leavers cashed out, top-ups added, sit-outs. A table
-    closing after the hand closes now. Returns whether it did (the caller holds the lock)."""
+    closing after the hand closes now. Returns whether it did (the caller holds the lock).
+    ``kept``: filled as ``after_hand`` fills it."""
     hand.state = Hand.State.COMPLETE
     metrics.HANDS.labels("completed").inc()
     hand.ended_at = now
     hand.turn_seat = hand.turn_started_at = hand.turn_deadline = None
     record_final_stacks(hand, engine.stacks)
-    return after_hand(table, hand, now)
+    return after_hand(table, hand, now, kept)
 
 
 def record_final_stacks(hand: Hand, stacks: dict[int, int]) -> None:
@@ -49,13 +52,17 @@ def record_final_stacks(hand: Hand, stacks: dict[int, int]) -> None:
 AFTER_HAND_FIELDS = ("stack", "pending_top_up", "note", "state", "sat_out_at", "pending_sit_out")
 
 
-def after_hand(table: Table, hand: Hand, now: datetime) -> bool:
+def after_hand(table: Table, hand: Hand, now: datetime, kept: dict[int, Seat] | None = None) -> bool:
     """What waited for the hand to end (it ended, or staff cancelled it): leavers cashed out,
-    top-ups added, sit-outs; the table closes if it was closing (returns whether it did)."""
+    top-ups added, sit-outs; the table closes if it was closing (returns whether it did).
+    ``kept``: filled with the seats left at the table, by number, as written (the rows of the
+    screens of the hand's end: ``turns.announce``)."""
     for seat in Seat.objects.select_for_update(of=("self",)).select_related("session", "player").filter(table=table):
         if not table.is_tournament and (seat.state == Seat.State.LEAVING or seat.leave_after_hand or table.closing):
             cash_out_and_free(table, seat)
             continue
+        if kept is not None:
+            kept[seat.number] = seat
         before = [getattr(seat, field) for field in AFTER_HAND_FIELDS]
         seat.stack += seat.pending_top_up
         seat.pending_top_up = 0

@@ -52,6 +52,7 @@ class Turn:
     engine: EngineHand
     now: datetime
     closed_table: bool = False  # settling the hand closed the table (it was closing)
+    settled_seats: dict[int, Seat] | None = None  # the seats as settling the hand left them
     stamp: owned_tables.Stamp | None = None  # the rows' stamp under the lock (``owned_tables``)
 
     def seat_of(self, number: int | None) -> Seat:
@@ -60,6 +61,11 @@ class Turn:
     def held_state(self) -> TableState:
         """The table as this turn leaves it, for the screens (no second read)."""
         return table_state(self.table, {seat.number: seat for seat in self.seats}, self.hand, self.engine)
+
+    def settled_state(self) -> TableState:
+        """The table as settling the hand left it: its seats as ``after_hand`` wrote them."""
+        assert self.settled_seats is not None
+        return table_state(self.table, dict(sorted(self.settled_seats.items())), self.hand, self.engine)
 
 
 def act(
@@ -107,11 +113,13 @@ def announce(turn: Turn) -> None:
     read); once it is settled, chips and seats moved and the screens read the table again.
     The engine is then held for the hand's next action (``held_engines``)."""
     if turn.engine.is_over:
-        # Once committed, the settled engine is the hand's replay: the screens read the rows
-        # again (chips and seats moved) but not the log, whose events they already worded.
+        # Once committed, the settled engine is the hand's replay, and the screens are rendered
+        # from the rows settling it wrote (chips and seats moved: read again under the lock
+        # then), not read once more; the log's events are those they already worded.
         hand, engine = turn.hand, turn.engine
         transaction.on_commit(lambda: keep_replay(hand, engine))
-        mark_changed(turn.table, lobby_list=turn.closed_table)
+        held = turn.settled_state if turn.settled_seats is not None else None
+        mark_changed(turn.table, held=held, lobby_list=turn.closed_table)
         say_who_won(turn.table, turn.engine, turn.now)
     else:
         mark_changed(turn.table, held=turn.held_state, lobby=False)
@@ -208,7 +216,8 @@ def record(turn: Turn, events: list[Event]) -> None:
     Seat.objects.bulk_update(changed, ["stack"])
     spend_time_bank(hand, turn.seats, turn.now)
     if engine.is_over:
-        turn.closed_table = settle_hand(table, hand, engine, turn.now)
+        turn.settled_seats = {}
+        turn.closed_table = settle_hand(table, hand, engine, turn.now, turn.settled_seats)
     else:
         hand.turn_seat = engine.to_act
         hand.turn_started_at = turn.now

@@ -5,6 +5,7 @@ nothing held. One writer per table (RULES 3.3: the sequence check) holds through
 
 import threading
 import time
+import uuid
 
 import pytest
 from django.db import connection, transaction
@@ -236,3 +237,36 @@ def test_the_lock_reads_its_rows_by_index_however_long_the_tables_history(
             after = _rows_read(Hand, User)
     assert after.get(Hand._meta.db_table, 0) - before.get(Hand._meta.db_table, 0) == 1
     assert after.get(User._meta.db_table, 0) - before.get(User._meta.db_table, 0) == len(by_seat)
+
+
+def test_a_hands_end_is_shown_from_the_rows_settling_it_wrote(
+    make_player, make_table, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The screens of a hand's end are rendered from the rows its settlement wrote, not read
+    once more: those rows are the database's (chips, seats, the table's next hand)."""
+    from tables.selectors.table_state import load_table_state
+    from tables.services import changes, seat_options
+
+    table, by_seat = _deal(make_player, make_table, django_capture_on_commit_callbacks)
+    # What waits for the hand's end: chips added, a player leaving, one sitting out.
+    services.top_up(user=by_seat[2], table_id=table.pk, amount=1, request_id=uuid.uuid4().hex)
+    seat_options.set_seat_options(user=by_seat[3], table_id=table.pk, sit_out_next_big_blind=False,
+                                  leave_after_hand=True, auto_top_up_to=None)  # fmt: skip
+    services.sit_out(user=by_seat[4], table_id=table.pk)
+    announced = []
+    monkeypatch.setattr(changes, "_listeners", [announced.append])
+    while running_hand(table) is not None:
+        hand = running_hand(table)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="fold", amount=None,
+                         sequence=hand.sequence)  # fmt: skip
+    end = announced[-1]
+    assert end.held is not None  # not read again
+    assert 3 not in end.held().seats and end.held().seats[4].state == Seat.State.SITTING_OUT
+    shown, stored = end.held(), load_table_state(table.pk)
+    assert model_to_dict(shown.table) == model_to_dict(stored.table)
+    assert model_to_dict(shown.hand) == model_to_dict(stored.hand)
+    assert list(shown.seats) == list(stored.seats)
+    for number, seat in stored.seats.items():
+        assert model_to_dict(shown.seats[number]) == model_to_dict(seat)
+        assert shown.seats[number].player.username == seat.player.username
