@@ -7,6 +7,11 @@ raises is not a connection error, so the worker stops for good ("Unrecoverable e
 instead of reconnecting. Nothing can be given back then anyway: those messages were held in
 the Redis that went away (and the room's only task, the clock's tick, expires in seconds and
 comes again every second). So here the channel forgets them and the worker reconnects.
+
+Likewise a message acknowledged while Redis is away (a tick received just before it went):
+kombu logs that as CRITICAL, for an event the room expects and survives. The acknowledgement
+is dropped with a warning: the Redis that held the message is gone, or (a connection that only
+broke) it gives the message back after its visibility timeout, and a tick that old has expired.
 """
 
 from __future__ import annotations
@@ -14,11 +19,21 @@ from __future__ import annotations
 import logging
 
 from kombu.transport import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
 
 class QoS(redis.QoS):
+    def ack(self, delivery_tag):
+        try:
+            return super().ack(delivery_tag)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+            logger.warning("broker connection lost: message %s not acknowledged (%s)", delivery_tag, error)
+            # Done here all the same: not given back when the channel closes, to run again.
+            return redis.virtual.QoS.ack(self, delivery_tag)
+
     def restore_unacked(self, client=None):
         try:
             return super().restore_unacked(client)
