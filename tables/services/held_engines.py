@@ -38,6 +38,20 @@ def take(hand: Hand) -> EngineHand:
     return rebuild(hand)
 
 
+def take_held(hand: Hand) -> EngineHand | None:
+    """The engine held for ``hand`` as the rows held with it say it is, taken out; None when
+    none is (the caller reads the rows under the lock, and ``take`` replays the log)."""
+    with _lock:
+        entry = _held.pop(hand.pk, None)
+    return entry[1] if entry is not None and entry[0] == _key(hand) else None
+
+
+def put_back(hand: Hand, engine: EngineHand) -> None:
+    """An engine taken and left unused: held again, unless a writer has kept a newer one since."""
+    with _lock:
+        _held.setdefault(hand.pk, (_key(hand), engine))
+
+
 def keep_on_commit(hand: Hand, engine: EngineHand) -> None:
     """Hold ``engine`` for the hand's next writer once this transaction commits (after the
     callbacks registered before this one: the screens are rendered from it first)."""

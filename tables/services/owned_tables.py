@@ -120,12 +120,9 @@ def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
         if table is None:
             raise TableError(gettext("That table does not exist."))
         return table, running_hand(table), list(Seat.objects.filter(table=table).select_related("player")), None
-    with bound_cursor() as cursor:
-        cursor.execute(_LOCK_AND_STAMP_SQL, [table_id])
-        row = cursor.fetchone()
-    if row is None:
+    stamp = stamp_under_lock(table_id)
+    if stamp is None:
         raise TableError(gettext("That table does not exist."))
-    stamp = Stamp(row[0], row[1], row[2], row[3], row[4], _parse_seats(row[5]))
     with _lock:
         held = _held.pop(table_id, None)
     if held is not None and held.stamp == stamp:
@@ -135,6 +132,14 @@ def lock(table_id: int) -> tuple[Table, Hand | None, list[Seat], Stamp | None]:
     hand = running_hand(table)
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk"))
     return table, hand, seats, stamp
+
+
+def stamp_under_lock(table_id: int) -> Stamp | None:
+    """Lock the table's row (inside atomic()) and read its rows' stamp; None: no such table."""
+    with bound_cursor() as cursor:
+        cursor.execute(_LOCK_AND_STAMP_SQL, [table_id])
+        row = cursor.fetchone()
+    return None if row is None else Stamp(row[0], row[1], row[2], row[3], row[4], _parse_seats(row[5]))
 
 
 def keep_on_commit(table: Table, hand: Hand, seats: list[Seat], stamp: Stamp) -> None:
@@ -149,6 +154,19 @@ def keep_on_commit(table: Table, hand: Hand, seats: list[Seat], stamp: Stamp) ->
                 _held.popitem(last=False)
 
     transaction.on_commit(keep)
+
+
+def take(table_id: int) -> Held | None:
+    """The rows held for the table, taken out (``put_back`` returns them unused): for a writer
+    that applies its action to them before taking the lock (``write_action_if_current``)."""
+    with _lock:
+        return _held.pop(table_id, None)
+
+
+def put_back(table_id: int, held: Held) -> None:
+    """Rows taken and left unused: held again, unless another writer has kept newer ones since."""
+    with _lock:
+        _held.setdefault(table_id, held)
 
 
 def forget(table_id: int) -> None:
@@ -209,6 +227,68 @@ def write_action(
         xmin, written, seat_ids, disconnected, allowances = cursor.fetchone()
     if written != len(events):  # pragma: no cover - the unique (hand, sequence) raises first
         raise RuntimeError("the action's events were not all written")
+    return _written(table, hand, changed, stacks, stamp, xmin, (seat_ids, disconnected, allowances), to_act, now,
+                    deadline)  # fmt: skip
+
+
+# The write of ``write_action`` preceded by the lock and the stamp's check, in one function
+# (migration 0020): no row when the stamp is no longer the database's (nothing written).
+_ACT_IF_CURRENT_SQL = (
+    "SELECT * FROM tables_act_if_current(%s, %s, %s, %s, %s, %s, %s, %s::text[], %s::jsonb[], %s, %s, "
+    "%s::bigint[], %s::bigint[], %s, %s)"
+)
+
+
+def write_action_if_current(
+    *,
+    table: Table,
+    hand: Hand,
+    seats: list[Seat],
+    stamp: Stamp,
+    events: list[Event],
+    first_sequence: int,
+    stacks: dict[int, int],
+    to_act: int,
+    now: datetime,
+) -> Stamp | None:
+    """``write_action`` for rows held without the table's lock: the lock, the check that
+    ``stamp`` is still the database's and the write, in one statement (outside a transaction,
+    one round trip with its commit). None when the table was written since: nothing is written,
+    and the rows held are left as they were."""
+    changed = [seat for seat in seats if seat.number in stacks and seat.stack != stacks[seat.number]]
+    deadline = now + timedelta(seconds=table.time_to_act)
+    seats_text = ",".join(f"{seat_id}:{seat_xmin}:{user_xmin}" for seat_id, seat_xmin, user_xmin in stamp.seats)
+    params: list[Any] = [
+        table.pk, stamp.table_xmin, stamp.version, hand.pk, stamp.hand_xmin, stamp.sequence, seats_text,
+        [event["type"] for event in events], [Jsonb(event) for event in events], first_sequence, now,
+        [seat.pk for seat in changed], [stacks[seat.number] for seat in changed], to_act, deadline,
+    ]  # fmt: skip
+    with bound_cursor() as cursor:
+        cursor.execute(_ACT_IF_CURRENT_SQL, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    xmin, written, *unlocked = row
+    if written != len(events):  # pragma: no cover - the unique (hand, sequence) raises first
+        raise RuntimeError("the action's events were not all written")
+    return _written(table, hand, changed, stacks, stamp, xmin, tuple(unlocked), to_act, now, deadline)
+
+
+def _written(
+    table: Table,
+    hand: Hand,
+    changed: list[Seat],
+    stacks: dict[int, int],
+    stamp: Stamp,
+    xmin: str,
+    unlocked_columns: tuple[Any, ...],
+    to_act: int,
+    now: datetime,
+    deadline: datetime,
+) -> Stamp:
+    """The rows held updated to what an action's statement wrote, and their new stamp.
+    ``unlocked_columns``: the changed seats' ids and the two columns written without the lock."""
+    seat_ids, disconnected, allowances = unlocked_columns
     unlocked = dict(zip(seat_ids or (), zip(disconnected or (), allowances or (), strict=True), strict=True))
     # The rows held are now what was written: the statement's transaction wrote each new version.
     for seat in changed:

@@ -14,15 +14,16 @@ lock until the transaction ends, so a click and a timeout can never both apply.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tables.engine import Action, ActionKind, away_action
+from tables.engine import Action, ActionKind, IllegalAction, away_action
 from tables.engine import Hand as EngineHand
 from tables.engine.events import Event
 from tables.models import Hand, Seat, Table
@@ -72,10 +73,12 @@ def act(
     *, table_id: int, user: User, kind: str, amount: int | None, sequence: int, now: datetime | None = None
 ) -> Hand:
     """Apply one player action for the seat whose turn it is (RULES 3.3)."""
+    now = now or timezone.now()
+    hand = _act_as_held(table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now)
+    if hand is not None:
+        return hand
     with transaction.atomic():
-        turn, action = check_action(
-            table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now or timezone.now()
-        )
+        turn, action = check_action(table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now)
         events = turn.engine.apply(action)
         events += fold_leaving_players(turn)
         if in_one_trip(turn, events):
@@ -84,6 +87,76 @@ def act(
             record(turn, events)
             announce(turn)
     return turn.hand
+
+
+# The kinds a player may send (the clock's timeout is not one of them).
+PLAYED_KINDS = frozenset(kind.value for kind in ActionKind if kind is not ActionKind.TIMEOUT)
+
+
+class _NotAsHeld(Exception):
+    """The table was written since its rows were held: nothing of the action is written."""
+
+
+def _act_as_held(
+    *, table_id: int, user: User, kind: str, amount: int | None, sequence: int, now: datetime
+) -> Hand | None:
+    """Apply the action to the rows and the engine this process holds for the table (it wrote
+    the table's last action), before any lock or read, and write it with their stamp: a
+    mid-hand action in one round trip, lock, check and commit (``owned_tables.
+    write_action_if_current``). None when that cannot decide it, with nothing written: nothing
+    held, the table written since, or anything but an action the held hand takes (a stale
+    sequence, no seat, an illegal action); the caller then checks it under the lock, from the
+    rows as they are, as always, and a refusal is made there."""
+    if not owned_tables.on_postgresql() or type(table_id) is not int or type(sequence) is not int:
+        return None
+    held = owned_tables.take(table_id)
+    if held is None:
+        return None
+    hand = held.hand
+    engine = held_engines.take_held(hand) if hand is not None else None
+    seat = next((seat for seat in held.seats if seat.player_id == user.pk), None)
+    if engine is None or hand is None or hand.sequence != sequence or seat is None or kind not in PLAYED_KINDS:
+        if engine is not None and hand is not None:
+            held_engines.put_back(hand, engine)
+        owned_tables.put_back(table_id, held)
+        return None
+    turn = Turn(held.table, hand, held.seats, engine, now, stamp=held.stamp)
+    try:
+        events = engine.apply(Action(seat.number, ActionKind(kind), amount))
+    except IllegalAction:
+        return None  # refused under the lock, from the log (the engine, tried, is not held again)
+    events += fold_leaving_players(turn)
+    try:
+        if not in_one_trip(turn, events):
+            with transaction.atomic():  # the hand ends, or a time bank was spent: written as always
+                if owned_tables.stamp_under_lock(table_id) != held.stamp:
+                    raise _NotAsHeld
+                record(turn, events)
+                announce(turn)
+            return hand
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():  # else the statement's own
+            if not write_as_held(turn, events):
+                raise _NotAsHeld
+    except _NotAsHeld:
+        return None
+    return hand
+
+
+def write_as_held(turn: Turn, events: list[Event]) -> bool:
+    """``write_in_one_trip`` for rows held without the lock: False when the table was written
+    since (nothing written)."""
+    table, hand, engine = turn.table, turn.hand, turn.engine
+    assert turn.stamp is not None and engine.to_act is not None
+    stamp = owned_tables.write_action_if_current(
+        table=table, hand=hand, seats=turn.seats, stamp=turn.stamp, events=events,
+        first_sequence=len(engine.events) - len(events), stacks=engine.stacks, to_act=engine.to_act, now=turn.now,
+    )  # fmt: skip
+    if stamp is None:
+        return False
+    announce_written(table, held=turn.held_state, lobby=False)
+    held_engines.keep_on_commit(hand, engine)
+    owned_tables.keep_on_commit(table, hand, turn.seats, stamp)
+    return True
 
 
 def in_one_trip(turn: Turn, events: list[Event]) -> bool:

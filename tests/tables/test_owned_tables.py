@@ -3,6 +3,8 @@ action applies the next from the rows it holds, and those rows are always the da
 table written by anyone else since is read again, and a change that does not commit leaves
 nothing held. One writer per table (RULES 3.3: the sequence check) holds throughout."""
 
+import contextlib
+import copy
 import threading
 import time
 import uuid
@@ -10,13 +12,14 @@ import uuid
 import pytest
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables import services
 from tables.engine import IllegalAction
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, HandEvent, Seat, Table
 from tables.selectors.hands import rebuild
-from tables.services import owned_tables, presence
+from tables.services import held_engines, owned_tables, presence
 from tables.services.locking import lock_table
 
 from ..support.tables import running_hand, sit
@@ -270,3 +273,88 @@ def test_a_hands_end_is_shown_from_the_rows_settling_it_wrote(
     for number, seat in stored.seats.items():
         assert model_to_dict(shown.seats[number]) == model_to_dict(seat)
         assert shown.seats[number].player.username == seat.player.username
+
+
+def _events(hand) -> int:
+    return HandEvent.objects.filter(hand=hand).count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_on_the_rows_held_is_one_statement_its_own_transaction(needs_postgresql, make_player, make_table):
+    """The process that wrote the table's last action applies the next to the rows it holds and
+    sends it with their stamp: the lock, the check and the write in one statement, committed
+    with it (migration 0020), and the rows held are the database's after it."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext())
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())  # the deal's rows are read
+    hand = running_hand(table)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 1 and "tables_act_if_current" in statements[0], statements
+    assert running_hand(table).sequence == hand.sequence + 1
+    held = owned_tables._held[table.pk]
+    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
+        kept, stored = _rows(model, instance)
+        assert kept == stored, model
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_held_from_before_another_writer_never_write(needs_postgresql, make_player, make_table):
+    """RULES 3.3, one writer per table: rows and an engine held from before another writer's
+    action (another process's) take the same action again in memory, but their stamp is no
+    longer the database's: nothing is written there, and under the lock it is refused as stale."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext())
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
+    hand = running_hand(table)
+    stale_rows = copy.deepcopy(owned_tables._held[table.pk])
+    stale_engine = copy.deepcopy(held_engines._held[hand.pk])
+    player = by_seat[hand.turn_seat]
+    services.act(table_id=table.pk, user=player, kind="call", amount=None, sequence=hand.sequence)
+    logged = _events(hand)
+    owned_tables._held[table.pk] = stale_rows  # as another process left them before this action
+    held_engines._held[hand.pk] = stale_engine
+    with pytest.raises(services.StaleAction):
+        services.act(table_id=table.pk, user=player, kind="call", amount=None, sequence=hand.sequence)
+    assert running_hand(table).sequence == hand.sequence + 1 and _events(hand) == logged
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_written_since_its_rows_were_held_takes_the_action_under_the_lock(
+    needs_postgresql, make_player, make_table
+):
+    """A write by another path since the rows were held (a seat written without the table's
+    lock) leaves the held rows' statement writing nothing: the action is applied once, under
+    the lock, from the rows as they are."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext())
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
+    hand = running_hand(table)
+    gone = next(n for n in by_seat if n != hand.turn_seat)
+    presence.player_disconnected(table_id=table.pk, user=by_seat[gone])
+    logged = _events(hand)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert "tables_act_if_current" in statements[0] and any("tables_lock_and_stamp" in sql for sql in statements)
+    assert running_hand(table).sequence == hand.sequence + 1 and _events(hand) == logged + 1
+    held = owned_tables._held[table.pk]
+    assert next(seat for seat in held.seats if seat.number == gone).disconnected_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hands_last_action_on_the_rows_held_is_settled_under_the_lock(needs_postgresql, make_player, make_table):
+    """An action that ends the hand, applied to the rows held, is settled as always, in a
+    transaction under the lock, once the stamp read there says the rows are still the database's."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext(), players=2)
+    hand = running_hand(table)
+    services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="call", amount=None, sequence=hand.sequence)
+    hand = running_hand(table)
+    assert table.pk in owned_tables._held
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="fold", amount=None, sequence=hand.sequence)
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert statements[:2] == ["BEGIN", owned_tables._LOCK_AND_STAMP_SQL.replace("%s", "$1")], statements[:3]
+    hand.refresh_from_db()
+    assert hand.state == Hand.State.COMPLETE
+    assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 2 * table.max_buy_in
