@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,8 +84,8 @@ class ScreenUpdates:
     async def changed(self, message: ScreenChanged | TableChanged | PlayerChanged):
         """A change's message (``screen.changed``: both halves at once, handed over in this
         process), each half's step taken once the one before it is done."""
-        for event in HALVES_OF[message["type"]](message):
-            await self.take(self.step(event))
+        for step in self.steps(message):
+            await self.take(step)
 
     table_changed = player_changed = screen_changed = changed
 
@@ -107,8 +108,7 @@ class ScreenUpdates:
         send_text = self.scope.get(TEXT_SENDER)
         if send_text is None or message["type"] not in HALVES_OF:
             return False
-        for event in HALVES_OF[message["type"]](message):
-            step = self.step(event)
+        for step in self.steps(message):
             if isinstance(step, Snapshot):
                 self.inbox.put_nowait({"type": SNAPSHOT_MESSAGE, "reason": step.reason})
                 return True
@@ -120,6 +120,30 @@ class ScreenUpdates:
         return True
 
     # --- the steps -----------------------------------------------------------------------------
+    def steps(self, message: ScreenChanged | TableChanged | PlayerChanged) -> Iterator[Step]:
+        """A change's steps, each taken once the one before it is done: both halves of a seated
+        player's change in one when they come together and no half waits for its pair."""
+        if message["type"] == "screen.changed" and not self.halves and self.viewer_id in message["table"]["players"]:
+            yield self.whole_step(message["table"], message["player"])
+            return
+        for event in HALVES_OF[message["type"]](message):
+            yield self.step(event)
+
+    def whole_step(self, table: TableChanged, player: PlayerChanged) -> Step:
+        """``table_step`` then ``player_step`` of the same change, for a seated player's socket
+        with no half waiting: the screen rebuilt at once, without keeping the table's half."""
+        version = table["version"]
+        if version <= self.sent_version:
+            return None
+        self.spectator_key = None
+        if self.language not in table["digests"] or player["language"] != self.language:
+            return Snapshot("language")
+        public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
+        own = self.seen.rebuild(player["fragments"], player["digests"])
+        if public is None or own is None:
+            return Snapshot("unseen")
+        return Fragments(version, {**public, **own})
+
     def step(self, event: TableChanged | PlayerChanged) -> Step:
         return self.table_step(event) if event["type"] == "table.changed" else self.player_step(event)  # type: ignore[arg-type]
 

@@ -7,9 +7,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from tables.presentation.deltas import Seen, digests
 from tables.presentation.fragments import felt_view_style
 from tables.realtime import sockets
 from tables.realtime.notify import player_group, table_group
+from tables.realtime.screen_updates import Fragments, ScreenUpdates, Snapshot
 
 from ..support.decks import SEAT_1_CARDS, SEAT_2_CARDS
 from ..support.sockets import db, felt_version, leaks, table_viewer
@@ -457,3 +459,46 @@ def test_a_change_that_needs_a_snapshot_is_left_to_the_sockets_turn(heads_up, ch
         await watcher.close()
 
     async_to_sync(scenario)()
+
+
+class _Screen(ScreenUpdates):
+    """A seated player's socket's screen, without a socket: what its steps say to send."""
+
+    def __init__(self, language: str = "en"):
+        self.language, self.viewer_id, self.spectator_key = language, 7, ["seat forms"]
+        self.sent, self.sent_version, self.seen, self.halves = {}, -1, Seen(), {}
+
+
+def _both_halves(version: int, public: dict, own: dict, before: tuple[dict, dict], language: str = "en") -> dict:
+    """A change as the publisher sends it: what changed since its last message, every digest."""
+    changed = {key: html for key, html in public.items() if before[0].get(key) != html}
+    own_changed = {key: html for key, html in own.items() if before[1].get(key) != html}
+    table = {"type": "table.changed", "version": version, "fragments": {"en": changed},
+             "digests": {"en": digests(public)}, "players": [7], "spectator_key": []}  # fmt: skip
+    player = {"type": "player.changed", "version": version, "language": language, "fragments": own_changed,
+              "digests": digests(own)}  # fmt: skip
+    return {"type": "screen.changed", "table": table, "player": player}
+
+
+def test_both_halves_of_a_change_in_one_message_make_the_screen_the_halves_one_by_one_make():
+    """A seated player's socket given both halves of a change at once steps them as one: the
+    same screen as the table's half then the player's (and a language not the socket's, or a
+    change already shown, the same answer)."""
+    screens = [
+        ({"board": "A", "pot": "1"}, {"controls": "c1", "cards": "xx"}),
+        ({"board": "A", "pot": "2"}, {"controls": "c2", "cards": "xx"}),
+        ({"board": "B", "pot": "2"}, {"controls": "c1", "cards": "xx"}),  # back to an earlier content
+        ({"board": "B", "pot": "3"}, {"controls": "c1", "cards": "yy"}),
+    ]
+    together, apart = _Screen(), _Screen()
+    before: tuple[dict, dict] = ({}, {})
+    for version, (public, own) in enumerate(screens, start=1):
+        message = _both_halves(version, public, own, before)
+        before = (public, own)
+        at_once = [step for step in together.steps(message) if step is not None]
+        one_by_one = [step for half in ("table", "player") if (step := apart.step(message[half])) is not None]
+        assert at_once == one_by_one == [Fragments(version, {**public, **own})]
+        together.sent_version = apart.sent_version = version
+        assert list(together.steps(message)) == [None] and together.spectator_key is None
+    spanish = _both_halves(9, *screens[0], before, language="es")
+    assert list(together.steps(spanish)) == [Snapshot("language")]
