@@ -40,16 +40,14 @@ def take(hand: Hand) -> EngineHand:
 
 def take_held(hand: Hand) -> EngineHand | None:
     """The engine held for ``hand`` as the rows held with it say it is, taken out; None when
-    none is (the caller reads the rows under the lock, and ``take`` replays the log)."""
+    none is (the caller reads the rows under the lock, and ``take`` finds one held for the
+    hand as they say it is, or replays the log)."""
     with _lock:
-        entry = _held.pop(hand.pk, None)
-    return entry[1] if entry is not None and entry[0] == _key(hand) else None
-
-
-def put_back(hand: Hand, engine: EngineHand) -> None:
-    """An engine taken and left unused: held again, unless a writer has kept a newer one since."""
-    with _lock:
-        _held.setdefault(hand.pk, (_key(hand), engine))
+        entry = _held.get(hand.pk)
+        if entry is None or entry[0] != _key(hand):
+            return None
+        del _held[hand.pk]
+    return entry[1]
 
 
 def keep_on_commit(hand: Hand, engine: EngineHand) -> None:

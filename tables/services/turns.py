@@ -113,11 +113,10 @@ def _act_as_held(
     if held is None:
         return None
     hand = held.hand
-    engine = held_engines.take_held(hand) if hand is not None else None
     seat = next((seat for seat in held.seats if seat.player_id == user.pk), None)
-    if engine is None or hand is None or hand.sequence != sequence or seat is None or kind not in PLAYED_KINDS:
-        if engine is not None and hand is not None:
-            held_engines.put_back(hand, engine)
+    playable = hand is not None and hand.sequence == sequence and seat is not None and kind in PLAYED_KINDS
+    engine = held_engines.take_held(hand) if playable and hand is not None else None
+    if engine is None or hand is None or seat is None:
         owned_tables.put_back(table_id, held)
         return None
     turn = Turn(held.table, hand, held.seats, engine, now, stamp=held.stamp)

@@ -1,10 +1,11 @@
 """A stateful adversary against the table and cashier services (hypothesis RuleBasedStateMachine).
 
 Three players at a four-seat table sit, leave, top up, reload, sit out and in, act (in turn,
-out of turn, with stale sequences, wrong amounts), let the clock run out, close their
-account, leave and sit straight down again with any buy-in (RULES 7.5), let the clock jump
-minutes ahead while someone sits out (RULES 7.6), and replay any request id they used before,
-in any order; on PostgreSQL some requests also race each other from threads. After every step:
+out of turn, with stale sequences, wrong amounts; here or as another process, past the rows
+and engine this one holds), let the clock run out, close their account, leave and sit
+straight down again with any buy-in (RULES 7.5), let the clock jump minutes ahead while
+someone sits out (RULES 7.6), and replay any request id they used before, in any order; on
+PostgreSQL some requests also race each other from threads. After every step:
 
 - the chip audit is clean (ledger balanced, every escrow equal to its table's chips, every
   seat bound to a paid occupancy);
@@ -38,6 +39,7 @@ from cashier.errors import CashierError
 from tables import services
 from tables.models import Hand, Seat, SeatSession, Table
 from tables.selectors.hands import rebuild
+from tables.services import held_engines, owned_tables
 from tables.services.sitting_out import stand_up_idle_seats
 
 from ..support.backends import on_postgresql
@@ -172,6 +174,25 @@ class TableAdversary(RuleBasedStateMachine):
             amount = low - 1 + size % (high - low + 3)  # one below the minimum to one above the maximum
         self._try(services.act, table_id=self.table.pk, user=user, kind=kind, amount=amount,
                   sequence=hand.sequence + drift)  # fmt: skip
+
+    @rule(
+        who=st.integers(0, 5),
+        choice=st.integers(0, 9),
+        size=st.integers(0, 10**6),
+        drift=st.sampled_from([0, 0, 0, -1, 1]),
+    )
+    def act_in_another_process(self, who, choice, size, drift):
+        """The same, applied by another server process: the rows and the engine this one holds
+        stay as they were, stale (one writer per table: its next action finds out, RULES 3.3)."""
+        rows = owned_tables._held.pop(self.table.pk, None)
+        engines = dict(held_engines._held)
+        held_engines._held.clear()
+        try:
+            self.act(who, choice, size, drift)
+        finally:
+            if rows is not None:
+                owned_tables._held[self.table.pk] = rows
+            held_engines._held.update(engines)
 
     @rule()
     def time_runs_out(self):

@@ -358,3 +358,22 @@ def test_a_hands_last_action_on_the_rows_held_is_settled_under_the_lock(needs_po
     hand.refresh_from_db()
     assert hand.state == Hand.State.COMPLETE
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 2 * table.max_buy_in
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_after_a_timeout_the_owner_did_not_write_replays_no_log(needs_postgresql, make_player, make_table):
+    """The clock's timeout is written under the lock, the rows it read not kept, the engine it
+    applied to kept: the rows held before it are stale, and the next action, tried on them and
+    refused there for its sequence, is applied under the lock with the engine the timeout kept."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext())
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
+    hand = running_hand(table)
+    services.expire_turn(table_id=table.pk, sequence=hand.sequence, now=hand.turn_deadline)
+    hand = running_hand(table)
+    assert owned_tables._held[table.pk].hand.sequence < hand.sequence  # held from before the timeout
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    log_reads = [query["sql"] for query in queries.captured_queries if '"tables_handevent"' in query["sql"]]
+    assert not any(sql.startswith("SELECT") for sql in log_reads), log_reads
+    assert running_hand(table).sequence == hand.sequence + 1
