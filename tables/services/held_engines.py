@@ -50,6 +50,13 @@ def take_held(hand: Hand) -> EngineHand | None:
     return entry[1]
 
 
+def put_back(hand: Hand, engine: EngineHand) -> None:
+    """An engine taken by ``take_held`` and left unchanged: held again, unless a writer has
+    kept another for the hand since."""
+    with _lock:
+        _held.setdefault(hand.pk, (_key(hand), engine))
+
+
 def keep_on_commit(hand: Hand, engine: EngineHand) -> None:
     """Hold ``engine`` for the hand's next writer once this transaction commits (after the
     callbacks registered before this one: the screens are rendered from it first)."""

@@ -105,8 +105,8 @@ def _act_as_held(
     mid-hand action in one round trip, lock, check and commit (``owned_tables.
     write_action_if_current``). None when that cannot decide it, with nothing written: nothing
     held, the table written since, or anything but an action the held hand takes (a stale
-    sequence, no seat, an illegal action); the caller then checks it under the lock, from the
-    rows as they are, as always, and a refusal is made there."""
+    sequence, no seat, an illegal action: what was held is put back unchanged); the caller then
+    checks it under the lock, from the rows as they are, as always, and a refusal is made there."""
     if not owned_tables.on_postgresql() or type(table_id) is not int or type(sequence) is not int:
         return None
     held = owned_tables.take(table_id)
@@ -114,7 +114,10 @@ def _act_as_held(
         return None
     hand = held.hand
     seat = next((seat for seat in held.seats if seat.player_id == user.pk), None)
-    playable = hand is not None and hand.sequence == sequence and seat is not None and kind in PLAYED_KINDS
+    playable = (
+        hand is not None and hand.sequence == sequence and seat is not None and isinstance(kind, str)
+        and kind in PLAYED_KINDS
+    )  # fmt: skip
     engine = held_engines.take_held(hand) if playable and hand is not None else None
     if engine is None or hand is None or seat is None:
         owned_tables.put_back(table_id, held)
@@ -122,8 +125,10 @@ def _act_as_held(
     turn = Turn(held.table, hand, held.seats, engine, now, stamp=held.stamp)
     try:
         events = engine.apply(Action(seat.number, ActionKind(kind), amount))
-    except IllegalAction:
-        return None  # refused under the lock, from the log (the engine, tried, is not held again)
+    except IllegalAction:  # refused under the lock, from the rows as they are
+        held_engines.put_back(hand, engine)  # unchanged by a refusal
+        owned_tables.put_back(table_id, held)
+        return None
     events += fold_leaving_players(turn)
     try:
         if not in_one_trip(turn, events):

@@ -377,3 +377,24 @@ def test_an_action_after_a_timeout_the_owner_did_not_write_replays_no_log(needs_
     log_reads = [query["sql"] for query in queries.captured_queries if '"tables_handevent"' in query["sql"]]
     assert not any(sql.startswith("SELECT") for sql in log_reads), log_reads
     assert running_hand(table).sequence == hand.sequence + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_illegal_action_on_the_rows_held_is_refused_under_the_lock_from_them(
+    needs_postgresql, make_player, make_table
+):
+    """An action the held engine refuses is refused under the lock, as always (the held state
+    might be stale): the rows and the engine it was tried on, unchanged by a refusal, are what
+    the lock's stamp finds current, so nothing is read again and no log replayed."""
+    table, by_seat = _deal(make_player, make_table, lambda execute: contextlib.nullcontext(), players=3)
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
+    hand = running_hand(table)
+    with CaptureQueriesContext(connection) as queries, pytest.raises(IllegalAction):
+        services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind="raise", amount=10**9,
+                     sequence=hand.sequence)  # fmt: skip
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert any("tables_lock_and_stamp" in sql for sql in statements), statements
+    assert not any(name in sql for sql in statements for name in ('"tables_hand', '"tables_seat"')), statements
+    assert running_hand(table).sequence == hand.sequence
+    _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
+    assert running_hand(table).sequence == hand.sequence + 1
