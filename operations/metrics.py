@@ -25,6 +25,12 @@ ACTIONS = Counter(
     "Frames of a table's socket that asked a service for a change: applied, or refused (reason: the refusal's kind).",
     ["result", "reason"],
 )
+ACTION_WRITES = Counter(
+    "omaha_action_writes",
+    "Player actions written: held (applied to the rows the table's owner holds, one round trip), "
+    "locked (read under the table's lock: the table written by another since, or the owner's rows not held).",
+    ["way"],
+)
 ACTION_SECONDS = Histogram(
     "omaha_action_seconds",
     "A table socket's frame: from received to the change committed and its screens handed to the channel layer.",

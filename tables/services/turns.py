@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from operations import metrics
 from tables.engine import Action, ActionKind, IllegalAction, away_action
 from tables.engine import Hand as EngineHand
 from tables.engine.events import Event
@@ -76,6 +77,7 @@ def act(
     now = now or timezone.now()
     hand = _act_as_held(table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now)
     if hand is not None:
+        metrics.ACTION_WRITES.labels("held").inc()
         return hand
     with transaction.atomic():
         turn, action = check_action(table_id=table_id, user=user, kind=kind, amount=amount, sequence=sequence, now=now)
@@ -86,6 +88,7 @@ def act(
         else:
             record(turn, events)
             announce(turn)
+    metrics.ACTION_WRITES.labels("locked").inc()
     return turn.hand
 
 

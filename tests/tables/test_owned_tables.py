@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from prometheus_client import REGISTRY
 
 from tables import services
 from tables.engine import IllegalAction
@@ -288,10 +289,13 @@ def test_an_action_on_the_rows_held_is_one_statement_its_own_transaction(needs_p
     _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())  # the deal's rows are read
     hand = running_hand(table)
     kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    written = [REGISTRY.get_sample_value("omaha_action_writes_total", {"way": way}) or 0 for way in ("held", "locked")]
     with CaptureQueriesContext(connection) as queries:
         services.act(table_id=table.pk, user=by_seat[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
     statements = [query["sql"] for query in queries.captured_queries]
     assert len(statements) == 1 and "tables_act_if_current" in statements[0], statements
+    after = [REGISTRY.get_sample_value("omaha_action_writes_total", {"way": way}) or 0 for way in ("held", "locked")]
+    assert [now - before for now, before in zip(after, written, strict=True)] == [1, 0]  # what the operator sees
     assert running_hand(table).sequence == hand.sequence + 1
     held = owned_tables._held[table.pk]
     for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
