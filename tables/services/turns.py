@@ -142,28 +142,11 @@ def _act_as_held(
                 announce(turn)
             return hand
         with transaction.atomic() if connection.in_atomic_block else nullcontext():  # else the statement's own
-            if not write_as_held(turn, events):
+            if not write_in_one_trip(turn, events, held=True):
                 raise _NotAsHeld
     except _NotAsHeld:
         return None
     return hand
-
-
-def write_as_held(turn: Turn, events: list[Event]) -> bool:
-    """``write_in_one_trip`` for rows held without the lock: False when the table was written
-    since (nothing written)."""
-    table, hand, engine = turn.table, turn.hand, turn.engine
-    assert turn.stamp is not None and engine.to_act is not None
-    stamp = owned_tables.write_action_if_current(
-        table=table, hand=hand, seats=turn.seats, stamp=turn.stamp, events=events,
-        first_sequence=len(engine.events) - len(events), stacks=engine.stacks, to_act=engine.to_act, now=turn.now,
-    )  # fmt: skip
-    if stamp is None:
-        return False
-    announce_written(table, held=turn.held_state, lobby=False)
-    held_engines.keep_on_commit(hand, engine)
-    owned_tables.keep_on_commit(table, hand, turn.seats, stamp)
-    return True
 
 
 def in_one_trip(turn: Turn, events: list[Event]) -> bool:
@@ -174,18 +157,25 @@ def in_one_trip(turn: Turn, events: list[Event]) -> bool:
     )
 
 
-def write_in_one_trip(turn: Turn, events: list[Event]) -> None:
+def write_in_one_trip(turn: Turn, events: list[Event], *, held: bool = False) -> bool:
     """Record a mid-hand action in one round trip and announce it; the rows, as written, and
-    the engine are held for the table's next action once it commits (``owned_tables``)."""
+    the engine are held for the table's next action once it commits (``owned_tables``).
+    ``held``: the rows are held without the table's lock, and written only if their stamp is
+    still the database's (``owned_tables.write_action_if_current``): False when the table was
+    written since, and nothing is."""
     table, hand, engine = turn.table, turn.hand, turn.engine
     assert turn.stamp is not None and engine.to_act is not None
-    stamp = owned_tables.write_action(
+    write = owned_tables.write_action_if_current if held else owned_tables.write_action
+    stamp = write(
         table=table, hand=hand, seats=turn.seats, stamp=turn.stamp, events=events,
         first_sequence=len(engine.events) - len(events), stacks=engine.stacks, to_act=engine.to_act, now=turn.now,
     )  # fmt: skip
+    if stamp is None:
+        return False
     announce_written(table, held=turn.held_state, lobby=False)
     held_engines.keep_on_commit(hand, engine)
     owned_tables.keep_on_commit(table, hand, turn.seats, stamp)
+    return True
 
 
 def announce(turn: Turn) -> None:

@@ -53,6 +53,13 @@ _names = itertools.count(1)
 
 players = st.integers(0, PLAYERS - 1)
 amounts = st.one_of(st.integers(-5, 260), st.sampled_from([40, 100, 200]))
+# An action's draws: who sends it, what, how much and against which sequence (``act``).
+ACTION_DRAWS = {
+    "who": st.integers(0, 5),
+    "choice": st.integers(0, 9),
+    "size": st.integers(0, 10**6),
+    "drift": st.sampled_from([0, 0, 0, -1, 1]),
+}
 
 
 class TableAdversary(RuleBasedStateMachine):
@@ -150,12 +157,7 @@ class TableAdversary(RuleBasedStateMachine):
         now = max(filter(None, [timezone.now(), due]))
         services.start_hand_if_due(table_id=self.table.pk, deck=deck, now=now)
 
-    @rule(
-        who=st.integers(0, 5),
-        choice=st.integers(0, 9),
-        size=st.integers(0, 10**6),
-        drift=st.sampled_from([0, 0, 0, -1, 1]),
-    )
+    @rule(**ACTION_DRAWS)
     def act(self, who, choice, size, drift):
         """The player to act usually plays a legal action; sometimes someone else, a stale
         sequence or an amount out of bounds. (What is drawn does not depend on the table's
@@ -175,12 +177,7 @@ class TableAdversary(RuleBasedStateMachine):
         self._try(services.act, table_id=self.table.pk, user=user, kind=kind, amount=amount,
                   sequence=hand.sequence + drift)  # fmt: skip
 
-    @rule(
-        who=st.integers(0, 5),
-        choice=st.integers(0, 9),
-        size=st.integers(0, 10**6),
-        drift=st.sampled_from([0, 0, 0, -1, 1]),
-    )
+    @rule(**ACTION_DRAWS)
     def act_in_another_process(self, who, choice, size, drift):
         """The same, applied by another server process: the rows and the engine this one holds
         stay as they were, stale (one writer per table: its next action finds out, RULES 3.3)."""
