@@ -185,3 +185,40 @@ def test_the_collectors_thresholds_are_a_setting_of_the_server_processes():
         assert gc.get_threshold() == (5000, 20, 40)
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_pause_with_no_stack_left_to_observe_it_is_not_observed_and_raises_nothing():
+    """A collection runs wherever the process is, the bottom of a deep stack too (a hostile
+    frame's nesting being refused, ``tables.forms``): observing its pause there must not print
+    a traceback on the server's error output (the load harness counts those as server errors).
+    With the stack's room cut to a few frames more than here, the callback either cannot be
+    entered at all (CPython's own refusal, before it runs) or raises nothing."""
+    import sys
+    import traceback
+
+    from operations import gc_pauses
+
+    limit = sys.getrecursionlimit()
+    lowest = 2
+    while True:  # the lowest limit this depth allows
+        try:
+            sys.setrecursionlimit(lowest)
+            break
+        except RecursionError:
+            lowest += 1
+    sys.setrecursionlimit(limit)
+    raised_inside = []
+    for room in range(1, 12):
+        gc_pauses._observe("start", {"generation": 2})
+        sys.setrecursionlimit(lowest + room)
+        raised = None
+        try:
+            gc_pauses._observe("stop", {"generation": 2})
+        except RecursionError as error:
+            raised = error
+        finally:
+            sys.setrecursionlimit(limit)
+        frames = [] if raised is None else [frame.name for frame in traceback.extract_tb(raised.__traceback__)]
+        if "_observe" in frames:
+            raised_inside.append((room, frames))
+    assert not raised_inside, raised_inside
