@@ -136,13 +136,9 @@ class ScreenUpdates:
         if version <= self.sent_version:
             return None
         self.spectator_key = None
-        if self.language not in table["digests"] or player["language"] != self.language:
+        if player["language"] != self.language:
             return Snapshot("language")
-        public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
-        own = self.seen.rebuild(player["fragments"], player["digests"])
-        if public is None or own is None:
-            return Snapshot("unseen")
-        return Fragments(version, {**public, **own})
+        return self.rebuilt(version, table, player)
 
     def step(self, event: TableChanged | PlayerChanged) -> Step:
         return self.table_step(event) if event["type"] == "table.changed" else self.player_step(event)  # type: ignore[arg-type]
@@ -181,11 +177,14 @@ class ScreenUpdates:
             return None
         for done in [v for v in self.halves if v <= version]:
             del self.halves[done]
-        table = halves["table"]
+        return self.rebuilt(version, halves["table"], halves["player"])
+
+    def rebuilt(self, version: int, table: TableChanged, player: PlayerChanged) -> Step:
+        """A seated player's screen of ``version`` from both halves of its change."""
         if self.language not in table["digests"]:
             return Snapshot("language")  # not rendered in this socket's language
         public = self.seen.rebuild(table["fragments"][self.language], table["digests"][self.language])
-        own = self.seen.rebuild(halves["player"]["fragments"], halves["player"]["digests"])
+        own = self.seen.rebuild(player["fragments"], player["digests"])
         if public is None or own is None:
             return Snapshot("unseen")
         return Fragments(version, {**public, **own})
