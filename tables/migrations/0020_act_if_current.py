@@ -3,15 +3,15 @@
 
 The process that wrote a table's last action holds its rows and engine with their stamp. It
 applies the next action to them before anything is read, and sends the write with the stamp it
-holds: the function locks the table's row and, once the lock is held, reads the stamp again
-(its own statement, its own snapshot, as ``tables_lock_and_stamp``). When the stamp is the
-same, nobody wrote the table since, and the function writes the events, the stacks that
-changed, the hand's row and the table's version; when it is not, it writes nothing and returns
-no row, and the action is applied again under the lock, from the rows as they are. Outside a
-transaction the statement is its own: one round trip for the lock, the check and the commit.
+holds: the function takes the lock and the stamp as every action under the lock does
+(``tables_lock_and_stamp``: the stamp read in a statement of its own once the lock is held,
+its own snapshot). When the stamp is the same, nobody wrote the table since, and the function
+writes the events, the stacks that changed, the hand's row and the table's version; when it is
+not, it writes nothing and returns no row, and the action is applied again under the lock,
+from the rows as they are. Outside a transaction the statement is its own: one round trip for
+the lock, the check and the commit.
 """
 
-from django.conf import settings
 from django.db import migrations
 
 FUNCTION = """
@@ -22,21 +22,16 @@ CREATE OR REPLACE FUNCTION tables_act_if_current(
 RETURNS TABLE (o_hand_xmin text, o_written bigint, o_seat_ids bigint[], o_disconnected timestamptz[],
                o_allowances text[])
 LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    stamp record;
 BEGIN
-    PERFORM 1 FROM {table} WHERE id = p_table FOR UPDATE;
-    IF NOT FOUND THEN
-        RETURN;
-    END IF;
-    PERFORM 1
-       FROM {table} t JOIN {hand} h ON h.table_id = t.id AND h.state = 'running'
-      WHERE t.id = p_table AND t.xmin::text = p_table_xmin AND t.version = p_version
-        AND h.id = p_hand AND h.xmin::text = p_hand_xmin AND h.sequence = p_sequence
-        AND (SELECT coalesce(string_agg(s.id::text || ':' || s.xmin::text || ':'
-                                        || (SELECT u.xmin::text FROM {user} u WHERE u.id = s.player_id),
-                                        ',' ORDER BY s.id), '')
-               FROM {seat} s WHERE s.table_id = t.id) = p_seats;
-    IF NOT FOUND THEN
-        RETURN;  -- written by another since: nothing is written here
+    -- The lock and the stamp read once it is held, as every action under the lock takes them
+    -- (migration 0019): the same stamp, compared with the one the rows were held with.
+    SELECT * INTO stamp FROM tables_lock_and_stamp(p_table);
+    IF NOT FOUND OR stamp.o_table_xmin IS DISTINCT FROM p_table_xmin OR stamp.o_version IS DISTINCT FROM p_version
+       OR stamp.o_hand_id IS DISTINCT FROM p_hand OR stamp.o_hand_xmin IS DISTINCT FROM p_hand_xmin
+       OR stamp.o_sequence IS DISTINCT FROM p_sequence OR stamp.o_seats IS DISTINCT FROM p_seats THEN
+        RETURN;  -- no such table, or written by another since: nothing is written here
     END IF;
     RETURN QUERY
     WITH e AS (
@@ -71,7 +66,6 @@ def create(apps, schema_editor):
         "hand": apps.get_model("tables", "Hand")._meta.db_table,
         "seat": apps.get_model("tables", "Seat")._meta.db_table,
         "event": apps.get_model("tables", "HandEvent")._meta.db_table,
-        "user": apps.get_model(settings.AUTH_USER_MODEL)._meta.db_table,
     }
     schema_editor.execute(FUNCTION.format(**names))
 
@@ -85,9 +79,6 @@ def drop(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [
-        ("tables", "0019_lock_and_stamp_by_index"),
-        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-    ]
+    dependencies = [("tables", "0019_lock_and_stamp_by_index")]
 
     operations = [migrations.RunPython(create, drop, elidable=False)]
