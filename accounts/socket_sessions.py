@@ -19,6 +19,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user, get_user_model, user_logged_out
 from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
@@ -94,6 +95,9 @@ class SessionCheck:
         self.session_key = session_key
         self.user_id = user_id
         self._checked: tuple[int, str] | None = checked  # (the generation, the session's hash) of the last check
+        # The entries (as the cache holds them: undecoded) last found to log the user in as
+        # checked: the same bytes again are the same answer, without decoding the session.
+        self._entries_current: tuple[object, object] | None = None
 
     def cache_keys(self) -> tuple[str, ...]:
         """The cache entries the next check reads (the session as its engine keeps it, the
@@ -106,8 +110,9 @@ class SessionCheck:
         return () if session_key is None else (session_key, socket_users.generation_key(self.user_id))
 
     def current(self, read: dict[str, Any] | None = None) -> bool:
-        """``read``: the entries ``cache_keys`` names, read by the caller (key -> value, an
-        entry not there left out): the check costs no trip of its own."""
+        """``read``: the entries ``cache_keys`` names, read by the caller as the default cache
+        holds them, undecoded (key -> its bytes, an entry not there left out): the check costs
+        no trip of its own."""
         if not self.session_key:
             return False
         if self._checked is not None and self._unchanged(*self._checked, read):
@@ -115,6 +120,7 @@ class SessionCheck:
         generation = socket_users.generation_of(self.user_id)  # before the user (above)
         user = _logged_in_user(self.session_key, self.user_id)
         self._checked = (generation, user.get_session_auth_hash()) if user is not None and generation >= 0 else None
+        self._entries_current = None
         return user is not None
 
     def _unchanged(self, generation: int, session_hash: str, read: dict[str, Any] | None) -> bool:
@@ -123,9 +129,17 @@ class SessionCheck:
         if session_key is None:
             return False
         generation_key = socket_users.generation_key(self.user_id)
+        entries = None
         try:
             if read is not None and settings.SESSION_CACHE_ALIAS == "default":
-                found = read
+                entries = (read.get(session_key), read.get(generation_key))
+                if entries == self._entries_current:
+                    return True  # the very entries found current last time
+                backend = caches["default"]
+                if not isinstance(backend, RedisCache):  # entries are read so only from Redis
+                    return False
+                loads = backend._cache._serializer.loads  # type: ignore[attr-defined]  # the cache's own (undeclared)
+                found = {key: loads(value) for key, value in read.items()}
             elif settings.SESSION_CACHE_ALIAS == "default":
                 found = cache.get_many([session_key, generation_key])
             else:
@@ -133,9 +147,11 @@ class SessionCheck:
                 found[session_key] = caches[settings.SESSION_CACHE_ALIAS].get(session_key)
         except Exception:  # the cache away: the database answers
             return False
-        return socket_users.session_logs_in(found.get(session_key), self.user_id, session_hash) and (
+        unchanged = socket_users.session_logs_in(found.get(session_key), self.user_id, session_hash) and (
             int(found.get(generation_key) or 0) == generation
         )
+        self._entries_current = entries if unchanged else None
+        return unchanged
 
 
 @receiver(user_logged_out)

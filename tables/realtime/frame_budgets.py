@@ -122,7 +122,8 @@ class FrameBudgets:
         in the same trip when the frame is taken and the key is not there yet, and the cache
         entries ``reads`` names read. Returns (taken, noted, read); noted None when the note was
         not tried here (no Redis, or it did not answer): the caller notes it its own way; read
-        (key -> value, an entry not there left out) None when they were not read."""
+        (key -> the entry as the cache holds it, undecoded: ``RawEntries``; an entry not there
+        left out) None when they were not read."""
         capacity, per_second = settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND
         backend = caches["default"]
         if note is None or not isinstance(backend, RedisCache):
@@ -136,8 +137,7 @@ class FrameBudgets:
         if not reads:
             return bool(found & 1), bool(found & 2), None
         answer, *values = found
-        loads = backend._cache._serializer.loads
-        read = {key: loads(value) for key, value in zip(reads, values, strict=True) if value is not None}
+        read = {key: value for key, value in zip(reads, values, strict=True) if value is not None}
         return bool(answer & 1), bool(answer & 2), read
 
     def _take_in_redis(
@@ -149,14 +149,17 @@ class FrameBudgets:
         note: tuple[str, float, int] | None = None,
         reads: tuple[str, ...] = (),
     ):
-        key = backend.make_and_validate_key(name)
+        # The keys made as the cache makes them (its prefix and version), without its check that
+        # they would suit memcached (a walk over every character, on every frame): these are
+        # this module's own and the session check's, all short and plain.
+        key = backend.make_key(name)
         client = backend._cache.get_client(key, write=True)
         if note is None:
             return int(self._script.run(client, [key], [capacity, per_second]))
         note_key, value, seconds = note
         # Written as Django's cache writes it, for ``cache.get`` to read (its serializer).
         written = backend._cache._serializer.dumps(value)
-        keys = [key, backend.make_and_validate_key(note_key), *map(backend.make_and_validate_key, reads)]
+        keys = [key, backend.make_key(note_key), *map(backend.make_key, reads)]
         found = self._script.run(client, keys, [capacity, per_second, written, seconds])
         return found if reads else int(found)
 

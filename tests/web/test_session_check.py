@@ -93,3 +93,42 @@ def test_a_lost_generation_is_a_change(heads_up):
     assert statements(check) == (True, 0)
     cache.delete(generation_key(alice.pk))  # evicted
     assert statements(check) == (True, 1)
+
+
+def test_the_entries_a_frame_read_are_decoded_only_when_their_bytes_change(heads_up, monkeypatch):
+    """A frame's budget reads the session's entries in its trip to the cache, undecoded
+    (``frame_budgets.take_noting``): the same bytes as the last frame's are the same answer,
+    without unpickling the session again; other bytes are decoded and checked."""
+    from tables.realtime.frame_budgets import budgets
+
+    _table, alice, bob = heads_up
+    check, key = checked(alice)
+
+    def read() -> dict:
+        taken, _noted, entries = budgets.take_noting(alice.pk, ("session-check-note", 1.0, 5), check.cache_keys())
+        assert taken and entries is not None
+        return entries
+
+    serializer = cache._cache._serializer
+    decoded = []
+    loads = serializer.loads
+    monkeypatch.setattr(serializer, "loads", lambda data: decoded.append(data) or loads(data))
+    assert statements_with(check, read()) == (True, 0)
+    first = len(decoded)
+    assert first >= 1  # the session (and the generation, when the cache holds one), once
+    assert statements_with(check, read()) == (True, 0)
+    assert len(decoded) == first  # the same bytes: not decoded again
+    cached_key = "django.contrib.sessions.cached_db" + key
+    session = cache.get(cached_key)
+    cache.set(cached_key, {**session, "seen_lobby": True})  # other bytes, still alice's
+    assert statements_with(check, read()) == (True, 0)
+    assert len(decoded) > first
+    cache.set(cached_key, {**session, SESSION_KEY: str(bob.pk)})
+    current, queries = statements_with(check, read())
+    assert not current and queries > 0  # other bytes, not alice's: read again from the database
+
+
+def statements_with(check: SessionCheck, read: dict) -> tuple[bool, int]:
+    with CaptureQueriesContext(connection) as counting:
+        current = check.current(read)
+    return current, len(counting.captured_queries)
