@@ -19,6 +19,10 @@ _lock = threading.Lock()
 
 
 class SharedPoolRedisCacheClient(RedisCacheClient):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pool_keys: dict[int, tuple] = {}  # server index -> its pool's key in ``_pools``
+
     def get_client(self, key=None, *, write=False):
         # Django makes a new redis-py client for every operation, and building one (its table
         # of response callbacks) cost more than the trip to Redis. A client only wraps its pool
@@ -31,7 +35,12 @@ class SharedPoolRedisCacheClient(RedisCacheClient):
 
     def _get_connection_pool(self, write):
         index = self._get_connection_pool_index(write)
-        key = (self._servers[index], tuple(sorted((name, repr(value)) for name, value in self._pool_options.items())))
+        # The pool's key, worked out once per client (its servers and options are set for good):
+        # every operation of the cache asks for its pool.
+        key = self._pool_keys.get(index)
+        if key is None:
+            options = tuple(sorted((name, repr(value)) for name, value in self._pool_options.items()))
+            key = self._pool_keys[index] = (self._servers[index], options)
         with _lock:
             pool = _pools.get(key)
             if pool is None:
