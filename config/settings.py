@@ -126,10 +126,12 @@ else:
         # The same backend, with a health check that makes no round trip while the server is
         # silent (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
-    # Statements sent with their parameters apart (the few every action runs, tables/services/
-    # owned_tables.py) are prepared on their connection after a few runs; Django's own cursors
-    # put the values into the statement's text and are never prepared.
+    # Every statement is sent with its parameters apart (server-side binding), and prepared on
+    # its connection once it has run twice: PostgreSQL then parses and plans it once per
+    # connection, and no value is quoted into a statement's text in Python. Without it Django's
+    # cursors put the values into the text, and no statement of the ORM is ever prepared.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
+    DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -----------------------------------------------------------------
