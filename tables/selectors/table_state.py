@@ -96,6 +96,12 @@ def keep_replay(hand: Hand, engine: EngineHand) -> None:
     _remember(_REPLAYS, (hand.pk, hand.sequence, hand.merkle_root), engine)
 
 
+def keep_hand_players(hand: Hand, players: dict[int, int]) -> None:
+    """Hold who plays ``hand`` (seat -> user id) as the deal that wrote them knows them: the
+    screens the deal announces do not read them back."""
+    _remember(_HAND_PLAYERS, (hand.pk, hand.merkle_root), dict(players))
+
+
 def _replayed(hand: Hand, key: tuple[int, int, str]) -> EngineHand:
     cached = _REPLAYS.get(key)
     if cached is None:

@@ -17,6 +17,7 @@ from tables.engine.cards import format_cards
 from tables.engine.events import Event
 from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, plan_next_hand
 from tables.models import Hand, HandEvent, HandPlayer, Seat, Table
+from tables.selectors.table_state import keep_hand_players
 
 from . import held_engines
 from .changes import mark_changed
@@ -46,6 +47,9 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
         table, seats, plan, number, freed = checked
         turn = do_deal(table, seats, plan, number, now, deck)
         metrics.HANDS.labels("started").inc()
+        # Who plays the hand, held for its screens once it commits (before they are announced).
+        players = {seat_number: seats[seat_number].player_id for seat_number in plan.dealt_in}
+        transaction.on_commit(lambda: keep_hand_players(turn.hand, players))
         # The screens are rendered from the rows the deal holds, as they are written (once the
         # blinds put everyone all-in, chips moved and seats changed: they read the table again).
         # The lobby's line (the seats taken, the average pot of hands played) changes only when

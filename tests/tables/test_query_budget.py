@@ -50,3 +50,24 @@ def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
     # Every action rendered the public screen and each of the six players' own, once.
     assert [len(screens.players) for screens in published] == [6, 6, 6, 6]
     assert [screens.version for screens in published] == sorted({screens.version for screens in published})
+
+
+def test_a_deal_announced_here_does_not_read_back_who_plays_it(
+    make_player, make_table, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The deal wrote the hand's players: the screens it announces take them from the deal
+    (``table_state.keep_hand_players``), not from a read of the rows it has just written."""
+    from tables.realtime import notify
+
+    published = []
+    render_screens = notify.screens
+    monkeypatch.setattr(notify, "screens", lambda *args: published.append(render_screens(*args)) or published[-1])
+    table = make_table()
+    players = [make_player() for _ in range(6)]
+    for number, player in enumerate(players, start=1):
+        sit(table, player, number)
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+        services.start_hand_if_due(table_id=table.pk)
+    assert [len(screens.players) for screens in published] == [6]  # the deal's screens were rendered
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "tables_handplayer"')]
+    assert reads == []
