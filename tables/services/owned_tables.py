@@ -88,9 +88,10 @@ def on_postgresql() -> bool:
 
 
 def bound_cursor() -> Any:
-    """A cursor that sends its parameters apart from the statement (psycopg's own cursor, not the
-    one Django uses by default, which quotes every value into the statement's text, in Python):
-    for the statements of every action, their parameters many and their text always the same.
+    """A cursor that sends its parameters apart from the statement (psycopg's own cursor), for
+    the statements of every action, their parameters many and their text always the same,
+    whatever the settings say of Django's own cursors (``server_side_binding``, on in
+    ``config/settings.py``; off, they quote every value into the statement's text, in Python).
     It goes through Django's cursor wrapper like any other (the queries logged and counted)."""
     connection.ensure_connection()
     return connection._prepare_cursor(psycopg.Cursor(connection.connection))  # type: ignore[attr-defined]  # Django's own wrapping
