@@ -122,8 +122,8 @@ class FrameBudgets:
         in the same trip when the frame is taken and the key is not there yet, and the cache
         entries ``reads`` names read. Returns (taken, noted, read); noted None when the note was
         not tried here (no Redis, or it did not answer): the caller notes it its own way; read
-        (key -> the entry as the cache holds it, undecoded: ``RawEntries``; an entry not there
-        left out) None when they were not read."""
+        (key -> the entry as the cache holds it, undecoded, for ``SessionCheck.current``; an
+        entry not there left out) None when they were not read."""
         capacity, per_second = settings.WEBSOCKET_FRAME_BURST, settings.WEBSOCKET_FRAMES_PER_SECOND
         backend = caches["default"]
         if note is None or not isinstance(backend, RedisCache):

@@ -15,18 +15,24 @@ pytestmark = pytest.mark.django_db
 ACTION_QUERY_BUDGET = 10
 
 
-def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
-    make_player, make_table, django_capture_on_commit_callbacks, monkeypatch
-):
+def _six_seated(make_player, make_table, monkeypatch) -> tuple:
+    """A table with six players seated, and the list every rendering of its screens goes to."""
     from tables.realtime import notify
 
-    published = []
+    published: list = []
     render_screens = notify.screens
     monkeypatch.setattr(notify, "screens", lambda *args: published.append(render_screens(*args)) or published[-1])
     table = make_table()
     players = [make_player() for _ in range(6)]
     for number, player in enumerate(players, start=1):
         sit(table, player, number)
+    return table, players, published
+
+
+def test_an_action_mid_hand_and_its_screens_cost_at_most_ten_statements(
+    make_player, make_table, django_capture_on_commit_callbacks, monkeypatch
+):
+    table, players, published = _six_seated(make_player, make_table, monkeypatch)
     services.start_hand_if_due(table_id=table.pk)
     by_seat = dict(enumerate(players, start=1))
     counts, log_reads = [], []
@@ -57,15 +63,7 @@ def test_a_deal_announced_here_does_not_read_back_who_plays_it(
 ):
     """The deal wrote the hand's players: the screens it announces take them from the deal
     (``table_state.keep_hand_players``), not from a read of the rows it has just written."""
-    from tables.realtime import notify
-
-    published = []
-    render_screens = notify.screens
-    monkeypatch.setattr(notify, "screens", lambda *args: published.append(render_screens(*args)) or published[-1])
-    table = make_table()
-    players = [make_player() for _ in range(6)]
-    for number, player in enumerate(players, start=1):
-        sit(table, player, number)
+    table, _players, published = _six_seated(make_player, make_table, monkeypatch)
     with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
         services.start_hand_if_due(table_id=table.pk)
     assert [len(screens.players) for screens in published] == [6]  # the deal's screens were rendered
