@@ -126,10 +126,8 @@ else:
         # The same backend, with a health check that makes no round trip while the server is
         # silent (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
-    # Every statement is sent with its parameters apart (server-side binding), and prepared on
-    # its connection once it has run twice: PostgreSQL then parses and plans it once per
-    # connection, and no value is quoted into a statement's text in Python. Without it Django's
-    # cursors put the values into the text, and no statement of the ORM is ever prepared.
+    # Every statement sent with its parameters apart (not quoted into its text in Python) and
+    # prepared on its connection once it has run twice: parsed and planned once per connection.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
     DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
