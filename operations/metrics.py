@@ -107,6 +107,11 @@ GC_PAUSE_SECONDS = Histogram(
     ["generation"],
     buckets=_FAST,
 )
+LOOP_LAG_SECONDS = Histogram(
+    "omaha_loop_lag_seconds",
+    "How late a web process's event loop ran a callback asked for every quarter second (tables/realtime/loop_lag.py).",
+    buckets=_FAST,
+)
 STAFF_ACTIONS = Counter("omaha_staff_actions", "Staff actions done from the admin, by kind.", ["kind"])
 
 

@@ -47,6 +47,8 @@ def scrape(addresses: list[tuple[str, int]]) -> dict:
         "publish_failures": total("omaha_channel_layer_publish_failures_total"),
         "action_ms": _quantiles(sums, "omaha_action_seconds_bucket"),
         "publish_ms": _quantiles(sums, "omaha_screens_publish_seconds_bucket"),
+        # How late the web processes' event loops ran (``tables/realtime/loop_lag.py``).
+        "loop_lag_ms": _quantiles(sums, "omaha_loop_lag_seconds_bucket"),
         # The garbage collector's full collections, each a pause of its whole process.
         "gc_full_collections": total("omaha_gc_pause_seconds_count", generation="2"),
         "gc_full_pause_ms": _quantiles(sums, "omaha_gc_pause_seconds_bucket", generation="2"),

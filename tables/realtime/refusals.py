@@ -35,6 +35,7 @@ from .admission import (
     tables_here,
     tables_served,
 )
+from .loop_lag import ensure_probing
 
 FULL_RETRY_MAX_SECONDS = 600  # the longest wait a shed table's page is asked for
 FIRST_REFUSALS_SECONDS = 5  # how long a table refused for the first time is asked for the short wait
@@ -169,6 +170,7 @@ class RefuseWhenSwamped:
         path = scope.get("path", "")
         if not path.startswith(SWAMPED_PATHS):
             return await self.app(scope, receive, send)
+        ensure_probing()
         table = TABLE_PATH.match(path)
         if table is None:
             if in_flight.swamped:
