@@ -1,4 +1,4 @@
-"""How late a server process's event loop runs: the lag an operator reads before a socket is refused.
+"""How late a server process's event loop runs, for the operator's dashboard.
 
 The loop reads every socket's frames and hands every change to its sockets; it runs late when
 the process, or the machine, has more work than cores. Every ``PROBE_SECONDS`` the process asks
