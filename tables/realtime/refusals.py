@@ -39,6 +39,7 @@ from .loop_lag import ensure_probing
 
 FULL_RETRY_MAX_SECONDS = 600  # the longest wait a shed table's page is asked for
 FIRST_REFUSALS_SECONDS = 5  # how long a table refused for the first time is asked for the short wait
+FIRSTS_COUNTED_SECONDS = 60  # how long a first refusal given the short wait counts toward a process's worth
 SHED_TABLES_KEPT = 20_000  # the tables whose refusals are remembered
 
 
@@ -57,9 +58,13 @@ class ShedWaits:
     from a process of the room that has just gone away (killed, restarting, deployed), which the
     proxy sends them back to as soon as it is back, a second or two later; told to wait the
     paced minute or more, a restart would keep its players out that long. A process that went
-    away served at most ``WEBSOCKET_MAX_TABLES`` tables: past that many first refusals in
-    ``FIRST_REFUSALS_SECONDS`` (a room's start past its capacity, every table new) a table is
-    shed at once. A table still turned away past its short waits is shed, and waits its turn."""
+    away served at most ``WEBSOCKET_MAX_TABLES`` tables: past that many first refusals given the
+    short wait in ``FIRSTS_COUNTED_SECONDS`` (a room's start past its capacity, every table new)
+    a table is shed at once. Counted over a minute, not over the short waits' own seconds: a
+    room starting at four times a process's worth would otherwise give the short wait to a new
+    process's worth every ``FIRST_REFUSALS_SECONDS``, each table's pages trying again every
+    second or two, and on a slow machine those handshakes were most of what its start cost.
+    A table still turned away past its short waits is shed, and waits its turn."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
@@ -67,7 +72,7 @@ class ShedWaits:
         self._next = 0.0  # the next free moment (``clock``'s time)
         # table -> (its first refusal here, its last), the oldest refused first; at most SHED_TABLES_KEPT
         self._refused: OrderedDict[int, tuple[float, float]] = OrderedDict()
-        self._firsts: deque[float] = deque()  # the first refusals of the last FIRST_REFUSALS_SECONDS
+        self._firsts: deque[float] = deque()  # the short-waited first refusals of the last FIRSTS_COUNTED_SECONDS
 
     def wait(self, table_id: int | None = None) -> int:
         """Seconds a page (of ``table_id``) refused now is asked to wait at least."""
@@ -97,7 +102,7 @@ class ShedWaits:
         if refused is not None and now - refused[1] <= FULL_RETRY_MAX_SECONDS:
             first = refused[0]
         else:  # a first refusal: the short wait while fewer tables than a process serves are in theirs
-            while self._firsts and now - self._firsts[0] > FIRST_REFUSALS_SECONDS:
+            while self._firsts and now - self._firsts[0] > FIRSTS_COUNTED_SECONDS:
                 self._firsts.popleft()
             bound = settings.WEBSOCKET_MAX_TABLES
             if bound and len(self._firsts) >= bound:

@@ -468,7 +468,8 @@ def test_a_table_refused_for_the_first_time_is_asked_for_the_short_wait_and_only
 def test_past_a_processs_worth_of_tables_refused_for_the_first_time_the_others_are_shed_at_once(settings):
     """A process that went away served at most ``WEBSOCKET_MAX_TABLES`` tables: a room starting
     past its capacity (every table refused for the first time) gives the short wait to that
-    many tables in ``FIRST_REFUSALS_SECONDS``, and sheds the others at once, at the pace."""
+    many tables in ``FIRSTS_COUNTED_SECONDS``, and sheds the others at once, at the pace: not a
+    new process's worth each time the short waits end, every one of them a crowd of handshakes."""
     settings.WEBSOCKET_MAX_TABLES = 3
     settings.WEBSOCKET_SHED_RETRIES_PER_SECOND = 10
     now = [1000.0]
@@ -477,8 +478,10 @@ def test_past_a_processs_worth_of_tables_refused_for_the_first_time_the_others_a
     assert [waits.wait(table) for table in (1, 2, 3, 1, 2)] == [short] * 5  # a process's worth, twice
     assert waits.wait(4) == least and waits.wait(4) == least  # the fourth: shed, however often
     now[0] += refusals.FIRST_REFUSALS_SECONDS + 1
-    assert waits.wait(5) == short  # the first three's short waits are over: room for another
-    assert waits.wait(1) >= least  # and theirs are over too
+    assert waits.wait(1) >= least  # the first three's short waits are over
+    assert waits.wait(5) == least  # and a process's worth had them this minute: shed at once
+    now[0] += refusals.FIRSTS_COUNTED_SECONDS
+    assert waits.wait(6) == short  # a minute on: room for another
 
 
 def test_a_shed_tables_refusal_says_the_room_is_full_and_asks_for_its_paced_wait(settings, monkeypatch):
