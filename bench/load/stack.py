@@ -23,9 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 # The listen queue of each daphne, as the Procfile sets it: a connect storm waits in the
-# kernel's queue instead of its connects being dropped (Twisted's default is 50) and tried
-# again by the clients' TCP a second or three later.
-LISTEN_BACKLOG = 1024
+# kernel's queue instead of its connects being dropped (Twisted's default is 50; 1,024 dropped
+# them at 800 tables, 2,400 sockets a process) and tried again by the clients' TCP a second or
+# three later. Linux caps it at net.core.somaxconn (4,096 by default).
+LISTEN_BACKLOG = 4096
 # How long each daphne waits for the application to answer a socket's handshake, as the Procfile
 # sets it: daphne's own 5 s dropped the first sockets of a room starting past its capacity on a
 # slow machine (answered in 5 to 8 s behind the storm's refusals), and with them the tables they
