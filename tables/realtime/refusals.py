@@ -63,7 +63,7 @@ class ShedWaits:
     a table is shed at once. Counted over a minute, not over the short waits' own seconds: a
     room starting at four times a process's worth would otherwise give the short wait to a new
     process's worth every ``FIRST_REFUSALS_SECONDS``, each table's pages trying again every
-    second or two, and on a slow machine those handshakes were most of what its start cost.
+    second or two: on a slow machine two handshakes in five of such a start's were those.
     A table still turned away past its short waits is shed, and waits its turn."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -101,7 +101,7 @@ class ShedWaits:
         refused = self._refused.pop(table_id, None)
         if refused is not None and now - refused[1] <= FULL_RETRY_MAX_SECONDS:
             first = refused[0]
-        else:  # a first refusal: the short wait while fewer tables than a process serves are in theirs
+        else:  # a first refusal: the short wait while fewer than a process's worth had it this minute
             while self._firsts and now - self._firsts[0] > FIRSTS_COUNTED_SECONDS:
                 self._firsts.popleft()
             bound = settings.WEBSOCKET_MAX_TABLES
