@@ -12,7 +12,8 @@ between all runnable threads, and a room of dozens of processes gets nearly all 
 against two hogs (bench/load/README.md). A quota caps the room itself.
 
 PostgreSQL's postmaster and redis-server are moved into the group for the run (new backends
-fork from the postmaster and stay in it) and moved back at the end, as is this process.
+fork from the postmaster and stay in it) and moved back at the end, as is this process, also
+when it is stopped (SIGTERM is passed on to COMMAND first).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +41,16 @@ def _servers() -> list[int]:
     return pids
 
 
+def group_of(pid: int) -> str:
+    """The process's CPU cgroup, as a path under the hierarchy's root: v1's cpu controller's
+    if the machine has one, else v2's."""
+    found = {}
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        found.update(dict.fromkeys(controllers.split(","), path))
+    return found["cpu"] if CGROUP_V1_CPU.is_dir() and "cpu" in found else found.get("", "/")
+
+
 def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
@@ -52,6 +64,7 @@ class Quota:
 
     def __init__(self, cores: float, period_us: int, name: str = GROUP_NAME) -> None:
         quota = max(1000, round(cores * period_us))
+        self._was: dict[int, str] = {}  # pid -> its group before it entered this one
         if (CGROUP_V2 / "cgroup.controllers").exists():
             self.root = CGROUP_V2
             self.group = CGROUP_V2 / name
@@ -67,11 +80,14 @@ class Quota:
             raise SystemExit("no CPU cgroup here (neither cgroup v2 nor v1's cpu controller)")
 
     def enter(self, pid: int) -> None:
+        self._was[pid] = group_of(pid)
         (self.group / "cgroup.procs").write_text(str(pid))
 
     def leave(self, pid: int) -> None:
+        """Back to the group it was in before ``enter``."""
+        was = self.root / self._was.pop(pid, "/").lstrip("/")
         with contextlib.suppress(OSError):  # gone meanwhile
-            (self.root / "cgroup.procs").write_text(str(pid))
+            (was / "cgroup.procs").write_text(str(pid))
 
     def throttled_seconds(self) -> float:
         """How long the group was held back by its quota (cpu.stat)."""
@@ -90,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--cores", type=float, required=True, help="cores of CPU time the run shares")
     parser.add_argument("--period-ms", type=float, default=10, help="the quota's period (default 10 ms)")
+    parser.add_argument("--group", default=GROUP_NAME, help=f"the CPU cgroup's name (default {GROUP_NAME})")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the command to run")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -97,13 +114,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no command given")
     if os.geteuid() != 0:
         raise SystemExit("a CPU cgroup needs root")
-    quota = Quota(args.cores, round(args.period_ms * 1000))
+    quota = Quota(args.cores, round(args.period_ms * 1000), name=args.group)
     moved = [os.getpid(), *_servers()]
     try:
         for pid in moved:
             quota.enter(pid)
         print(f"slow machine: {args.cores} cores of CPU time for {' '.join(command)}", flush=True)
-        returncode = subprocess.call(command)
+        child = subprocess.Popen(command)
+        # Stopped, it stops the command first and still moves the servers back (``finally``).
+        signal.signal(signal.SIGTERM, lambda signum, _frame: child.send_signal(signum))
+        returncode = child.wait()
         print(f"slow machine: held back {quota.throttled_seconds():.1f} s by the quota", flush=True)
         return returncode
     finally:
