@@ -84,8 +84,10 @@ class Quota:
         (self.group / "cgroup.procs").write_text(str(pid))
 
     def leave(self, pid: int) -> None:
-        """Back to the group it was in before ``enter``."""
-        was = self.root / self._was.pop(pid, "/").lstrip("/")
+        """Back to the group it was in before ``enter`` (one never entered stays where it is)."""
+        if pid not in self._was:
+            return
+        was = self.root / self._was.pop(pid).lstrip("/")
         with contextlib.suppress(OSError):  # gone meanwhile
             (was / "cgroup.procs").write_text(str(pid))
 
