@@ -199,9 +199,12 @@ def test_an_actions_write_of_the_running_hand_is_an_update_in_place(
             written.append(_hand_row_updates())
     assert running_hand(table) is not None  # three actions, the hand still running
     # The statistics pending in this process, read before each commit: every write in place.
-    # (Later ones stay in place once the page's dead versions are pruned, which a transaction
-    # open elsewhere on the database, another test's, can put off: three fit on the page.)
-    assert all(updated == in_place for updated, in_place in written) and written[-1][0] >= 3, written
+    # Each read holds at least its own transaction's write; those of the actions before it are
+    # there too unless the process reported its statistics meanwhile (at most once a second),
+    # which a slow run does. (Later ones stay in place once the page's dead versions are pruned,
+    # which a transaction open elsewhere on the database, another test's, can put off: three fit
+    # on the page.)
+    assert all(updated == in_place >= 1 for updated, in_place in written), written
 
 
 def _rows_read(*models) -> dict[str, int]:
