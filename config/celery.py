@@ -21,3 +21,18 @@ def _serve_metrics(**kwargs) -> None:
     from operations.exposition import serve_celery_metrics
 
     serve_celery_metrics()
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _database_connections_checked(sender=None, **kwargs) -> None:
+    """Around each task a worker runs, what Django does around each request: a connection past
+    its age (CONN_MAX_AGE), or one an error left unusable (CONN_HEALTH_CHECKS), is closed, and
+    the next query opens another. The rest are kept for the next task (``CELERY_DB_REUSE_MAX``).
+    A task run where it is sent (the embedded default's, maybe inside its caller's transaction)
+    leaves its caller's connection alone."""
+    from django.db import close_old_connections
+
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    close_old_connections()

@@ -210,6 +210,10 @@ CACHES = caches(CACHE_URL)
 # Without Redis there is no beat process: the server runs the table clock itself.
 EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+# The worker keeps its database connection from one task to the next, closed as Django closes a
+# request's (past CONN_MAX_AGE, or broken: config/celery.py), instead of Celery closing it after
+# every task: the clock's tick, every second, opened a new connection to PostgreSQL each time.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_TIMEZONE = "UTC"
 # No task is acknowledged late, so none is lost with a broker connection; saying so keeps
 # Celery 5's deprecation warning about it out of the logs.
