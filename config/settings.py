@@ -146,8 +146,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sessions read through the cache (the database keeps them): the table sockets check the
-# session again on every frame that changes something.
+# Sessions read through the cache (kept in the database): table sockets check one on each frame that changes something.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
@@ -202,25 +201,21 @@ else:
     # One process serves everything: an in-memory broker, tasks run where they are sent.
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
-# The cache holds short-lived counters (rate limits, open sockets): Redis in production,
-# this process's memory on the embedded default. CACHE_URL may name a Redis database of its
-# own (the tests use one, as they clear it between tests).
+# The cache holds short-lived counters (rate limits, open sockets): Redis in production, this process's
+# memory on the embedded default. CACHE_URL may name a Redis database of its own (the tests clear theirs).
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 CACHES = caches(CACHE_URL)
 # Without Redis there is no beat process: the server runs the table clock itself.
 EMBEDDED_CLOCK = env.bool("EMBEDDED_CLOCK", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
-# The worker keeps its database connection from one task to the next, closed as Django closes a
-# request's (past CONN_MAX_AGE, or broken: config/celery.py), instead of Celery closing it after
-# every task: the clock's tick, every second, opened a new connection to PostgreSQL each time.
+# The worker's connections kept from task to task, closed as Django closes a request's (config/celery.py).
 CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_TIMEZONE = "UTC"
 # No task is acknowledged late, so none is lost with a broker connection; saying so keeps
 # Celery 5's deprecation warning about it out of the logs.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BEAT_SCHEDULER = "config.beat_schedule:ClockScheduler"  # Celery's, without its busy wait
 # The table clock: expire overdue turns and start due hands, every second (RULES 6).
-# Celery's scheduler, woken when an entry is due rather than spinning the 10 ms before it.
-CELERY_BEAT_SCHEDULER = "config.beat_schedule:ClockScheduler"
 CELERY_BEAT_SCHEDULE = {
     "table-clock": {"task": "tables.tasks.tick", "schedule": 1.0, "options": {"expires": 5}},
     "chat-pruning": {"task": "tables.tasks.prune_chat", "schedule": 3600.0, "options": {"expires": 600}},
@@ -334,9 +329,8 @@ ACTION_THREADS = env.int("ACTION_THREADS", default=4)
 # How long a server process's thread may hold the GIL while another asks (Python's: 5 ms): an
 # action thread asks on each return from PostgreSQL, behind the loop's bursts (config/asgi.py).
 GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
-# Work a server process has in flight (sockets opening, frames being served) past which it
-# refuses watchers' new sockets with 1013; seated players' up to twice this
-# (tables/realtime/admission.py).
+# Work a server process has in flight (sockets opening, frames being served) past which it refuses
+# watchers' new sockets with 1013; seated players' up to twice this (tables/realtime/admission.py).
 WEBSOCKET_MAX_IN_FLIGHT = env.int("WEBSOCKET_MAX_IN_FLIGHT", default=64)
 # Tables a server process serves at once (0: no bound): past them a socket for another table is
 # refused with 1013 before any work, so past saturation the tables taken stay at full speed
