@@ -6,7 +6,6 @@ each."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -85,7 +84,7 @@ def test_the_worker_keeps_its_database_connection_from_one_task_to_the_next(monk
         _run_a_task(fixup)
     assert kept is not None and connection.connection is kept
     # Past its age (CONN_MAX_AGE) it is closed as Django closes a request's, and the next task opens another.
-    connection.close_at = time.monotonic() - timedelta(seconds=1).total_seconds()
+    connection.close_at = time.monotonic() - 1
     _run_a_task(fixup)
     assert connection.connection is not None and connection.connection is not kept
 
