@@ -233,10 +233,12 @@ def write_action(
 
 
 # The write of ``write_action`` preceded by the lock and the stamp's check, in one function
-# (migration 0020): no row when the stamp is no longer the database's (nothing written).
+# (migration 0020): no row when the stamp is no longer the database's (nothing written). Its
+# arrays go in PostgreSQL's binary format (``%b``): psycopg writes the text format of an array
+# with a regular expression per element, about half of the statement's preparation in Python.
 _ACT_IF_CURRENT_SQL = (
-    "SELECT * FROM tables_act_if_current(%s, %s, %s, %s, %s, %s, %s, %s::text[], %s::jsonb[], %s, %s, "
-    "%s::bigint[], %s::bigint[], %s, %s)"
+    "SELECT * FROM tables_act_if_current(%s, %s, %s, %s, %s, %s, %s, %b::text[], %b::jsonb[], %s, %s, "
+    "%b::bigint[], %b::bigint[], %s, %s)"
 )
 
 
