@@ -78,15 +78,21 @@ class Seen:
             by_digest.popitem(last=False)
 
     def rebuild(self, fragments: dict[str, str], wanted: dict[str, str]) -> dict[str, str] | None:
-        """Every fragment ``wanted`` names (key -> digest), from ``fragments`` or what was seen;
+        """Every fragment ``wanted`` names (key -> digest), from ``fragments`` or what was seen,
+        each remembered as seen last (in one walk: a change's every fragment, for every socket);
         None if one of them is neither."""
+        by_digest = self._by_digest
         rebuilt = {}
         for key, wanted_digest in wanted.items():
             html = fragments.get(key)
-            if html is None:
-                html = self._by_digest.get(wanted_digest)
+            if html is not None and wanted_digest not in by_digest:
+                by_digest[wanted_digest] = html
+            else:
+                html = by_digest.get(wanted_digest)
                 if html is None:
-                    return None
+                    return None  # what was remembered on the way is still true: its own digests
+                by_digest.move_to_end(wanted_digest)
             rebuilt[key] = html
-        self.add(rebuilt, wanted)
+        while len(by_digest) > self.size:
+            by_digest.popitem(last=False)
         return rebuilt
