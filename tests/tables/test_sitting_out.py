@@ -8,6 +8,7 @@ from django.utils import timezone
 from cashier.selectors import bankroll_balance
 from tables import services
 from tables.models import Seat, WaitingListEntry
+from tables.services.sitting_out import tables_with_idle_seats
 
 from ..support.tables import fold_to_the_end, running_hand, sit
 
@@ -39,6 +40,18 @@ def test_rule_7_6_the_limit_is_a_table_setting(alice_sits_out):
     table.save(update_fields=["sit_out_minutes"])
     services.run_clock(now=since + timedelta(minutes=3))
     assert not Seat.objects.filter(player=alice).exists()
+
+
+def test_rule_7_6_the_clock_finds_only_the_tables_with_a_seat_past_its_limit(alice_sits_out):
+    """The clock asks the database which tables have a seat sat out past the table's own limit
+    (every second: the players within theirs are not read), to the microsecond."""
+    table, _alice, _bob, since = alice_sits_out
+    assert tables_with_idle_seats(now=since + timedelta(minutes=9, seconds=59, microseconds=999_999)) == set()
+    assert tables_with_idle_seats(now=since + timedelta(minutes=10)) == {table.pk}
+    table.sit_out_minutes = 30
+    table.save(update_fields=["sit_out_minutes"])
+    assert tables_with_idle_seats(now=since + timedelta(minutes=29)) == set()
+    assert tables_with_idle_seats(now=since + timedelta(minutes=30)) == {table.pk}
 
 
 def test_rule_7_6_coming_back_in_time_keeps_the_seat(alice_sits_out):
