@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import NotSupportedError, transaction
+from django.db import transaction
 from django.db.models import BooleanField, DateTimeField, F, Func, Value
 
 from tables.engine.positions import HandPositions, PlayedPositions
@@ -25,12 +25,10 @@ SQL = tuple[str, tuple[Any, ...]]  # a statement's text and its parameters
 
 class _MinutesPast(Func):
     """``since`` plus ``minutes`` minutes is at or before ``now``: the clock's question of every
-    seat sitting out, asked of the database (each database adds minutes to a time its own way)."""
+    seat sitting out, asked of the database. Each of the room's two databases (PostgreSQL, the
+    embedded SQLite) adds minutes to a time its own way."""
 
     output_field = BooleanField()
-
-    def as_sql(self, compiler: Any, connection: Any, *args: Any, **extra: Any) -> SQL:
-        raise NotSupportedError(f"no way to add minutes to a time on {connection.vendor}")
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> SQL:
         return self._with(compiler, "{since} + {minutes} * interval '1 minute' <= {now}")
