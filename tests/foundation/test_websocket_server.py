@@ -1,15 +1,19 @@
 """autobahn's per-connection debug formatting is deferred (config/websocket_server.py): a
 connection no longer pretty-prints its settings for a debug line nobody writes, and a line
-that is written still reads as before."""
+that is written still reads as before; a client's small frames are unmasked as autobahn's own
+masker unmasks them."""
 
+import itertools
 import pprint
 import socket
 from collections import deque
 
 from autobahn.websocket import protocol
+from hypothesis import given
+from hypothesis import strategies as st
 
 import config.asgi  # noqa: F401  (installs it, as daphne's import of the application does)
-from config.websocket_server import LazyPformat, send_text_frame
+from config.websocket_server import SMALL_FRAME_BYTES, LazyPformat, SmallFrameMasker, send_text_frame
 
 
 def test_autobahn_formats_its_debug_values_only_when_a_line_is_written(monkeypatch):
@@ -169,3 +173,32 @@ def test_a_closing_or_tls_connection_takes_autobahns_way():
         send_text_frame(_open_protocol(transport), "hello")
         assert b"".join(transport.written) == _autobahns_frame("hello")
         server.close(), client.close()
+
+
+# --- a client's small frames unmasked without autobahn's native masker (SmallFrameMasker) -----
+
+
+@given(
+    mask=st.binary(min_size=4, max_size=4),
+    payload=st.binary(max_size=300),
+    cuts=st.lists(st.integers(min_value=0, max_value=300), max_size=4),
+)
+def test_a_small_frame_unmasks_as_autobahns_masker_does_in_any_chunks(mask, payload, cuts):
+    native = protocol.create_xor_masker.native(mask, len(payload))
+    ours = SmallFrameMasker(mask)
+    bounds = [0, *sorted(cut for cut in cuts if cut <= len(payload)), len(payload)]
+    chunks = [payload[start:end] for start, end in itertools.pairwise(bounds)]
+    assert [ours.process(chunk) for chunk in chunks] == [native.process(chunk) for chunk in chunks]
+    assert ours.pointer() == native.pointer() == len(payload)
+    ours.reset()
+    assert ours.pointer() == 0 and ours.process(payload) == bytes(
+        byte ^ mask[index % 4] for index, byte in enumerate(payload)
+    )
+
+
+def test_autobahn_takes_the_small_masker_for_small_frames_only():
+    small = protocol.create_xor_masker(b"abcd", 60)
+    assert isinstance(small, SmallFrameMasker)
+    large = protocol.create_xor_masker(b"abcd", SMALL_FRAME_BYTES + 1)
+    assert not isinstance(large, SmallFrameMasker)
+    assert large.process(b"\x00" * 8) == b"abcdabcd"
