@@ -180,3 +180,24 @@ def test_the_chat_length_refusal_groups_its_number_as_spanish_does(heads_up):
         ) % {"count": "1.000"}
     assert expected == "Un mensaje tiene como máximo 1.000 caracteres."
     _frames_from(lambda: table_viewer(table, alice), [{"action": "chat", "text": "x" * 1001}], expected, "characters")
+
+
+def test_two_sockets_in_two_languages_each_keep_their_own(heads_up):
+    """A socket makes its viewer's language active once, in its own task: a Spanish and an
+    English player's sockets in one process, their refusals interleaved, each reads its own."""
+    table, alice, bob = heads_up
+    _spanish_player(alice)
+    english = "Type a message first."
+
+    async def scenario():
+        spanish_tab = await table_viewer(table, alice).connect()
+        english_tab = await table_viewer(table, bob).connect()
+        for _ in range(2):
+            await spanish_tab.send(action="chat", text="\u200b")
+            assert english not in await spanish_tab.until(spanish(english))
+            await english_tab.send(action="chat", text="\u200b")
+            assert spanish(english) not in await english_tab.until(english)
+        await spanish_tab.close()
+        await english_tab.close()
+
+    async_to_sync(scenario)()
