@@ -251,11 +251,27 @@ def _log_line_html(line: LogLine, language: str | None = None) -> Markup:
 
 
 def viewer_fragments(
-    view: TableView, me: ViewerView, request_id: str = REQUEST_ID_SLOT, memo: Memo | None = None
+    view: TableView,
+    me: ViewerView,
+    request_id: str = REQUEST_ID_SLOT,
+    memo: Memo | None = None,
+    fill_waiting: bool = True,
 ) -> dict[str, str]:
-    """``memo``: as for ``public_fragments``, for this viewer in the active language."""
+    """``memo``: as for ``public_fragments``, for this viewer in the active language;
+    ``fill_waiting``: False leaves whom a waiting player waits for in its slot."""
     with fragment_translations():
-        return _viewer_fragments(view, me, request_id, memo)
+        fragments = _viewer_fragments(view, me, request_id, memo)
+    if fill_waiting:
+        fragments["controls"] = fill_waiting_for(fragments["controls"], view, memo)
+    return fragments
+
+
+def fill_waiting_for(controls: str, view: TableView, memo: Memo | None = None) -> str:
+    """The controls saying whom their player waits for, the player whose turn it is (``memo``:
+    the same string again for the same controls and name, its digest found again)."""
+    name = view.clock.player if view.clock is not None and WAITING_FOR_SLOT in controls else None
+    fill = lambda: controls.replace(WAITING_FOR_SLOT, str(escape(name)))  # noqa: E731
+    return controls if name is None else reuse_or_render(memo, "controls-waiting", (controls, name), fill)
 
 
 def _viewer_fragments(view: TableView, me: ViewerView, request_id: str, memo: Memo | None) -> dict[str, str]:
@@ -311,7 +327,8 @@ def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
     """The controls put together from their pieces as ``controls.html`` puts them, each reused
     from ``memo`` while its view model is the same: a new street renders again the cards and
     the readout, not the buttons. Rendered with a slot for the hand's sequence and one for whom
-    a waiting player waits (the turn moves on every action), filled in after."""
+    a waiting player waits (the turn moves on every action), filled in after (the latter by
+    ``viewer_fragments``: the same string while the pieces are, whoever is to act)."""
     parts = cast(_ControlsMacros, _template("tables/controls_parts.html").module)
     opening = reuse_or_render(
         memo, "controls-open", controls_open_model(view, me), lambda: str(parts.controls_open(view, me, SEQUENCE_SLOT))
@@ -321,10 +338,6 @@ def _controls(view: TableView, me: ViewerView, memo: Memo) -> str:
     if me.controls is not None:
         sequence = str(me.controls.sequence)
         opening, body = opening.replace(SEQUENCE_SLOT, sequence), body.replace(SEQUENCE_SLOT, sequence)
-    elif body_model.waiting and not body_model.can_show_cards:
-        clock = view.clock
-        assert clock is not None  # someone is to act: the clock runs
-        body = body.replace(WAITING_FOR_SLOT, str(escape(clock.player)))
     cards = tuple(me.my_cards)
     my_cards = reuse_or_render(memo, "my-cards", cards, lambda: str(parts.my_cards(me.my_cards))) if cards else ""
     readout = me.readout

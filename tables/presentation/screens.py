@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 from .fragments import public_fragments, viewer_fragments
+from .own_screens import own_fragments
 from .table_view import TableView, public_view
 from .view_models import Memo, RenderedFragments
 from .viewer_view import ViewerView, viewer_view
@@ -77,7 +78,7 @@ def screens(
                 public[language] = public_fragments(view, _audience(memo, f"{table_id}|{language}"))
             for player_id in (player for player, spoken in languages_of.items() if spoken == language):
                 own_memo = _audience(memo, f"{table_id}|{player_id}|{language}")
-                own[player_id] = viewer_fragments(view, viewer_view(state, view, player_id), memo=own_memo)
+                own[player_id] = own_fragments(state, view, player_id, own_memo)
     players = {player_id: own[player_id] for player_id in languages_of}  # in the order of the seats
     return Screens(state.version, public, players, languages_of, spectator_key(view_in(settings.LANGUAGE_CODE)))
 
