@@ -71,3 +71,21 @@ def play_random_action(table, players_by_seat, rng: random.Random):
 def table_version(table) -> int:
     """The table's version now: every change bumps it, and the felt of every screen shows it."""
     return Table.objects.values_list("version", flat=True).get(pk=table.pk)
+
+
+def six_handed(make_player, make_table, spanish_seats=(2, 5)):
+    """A table of six seated players by seat number, those of ``spanish_seats`` reading Spanish,
+    seat 3's name one the HTML must escape (in the controls of those waiting for them)."""
+    table = make_table()
+    players = {}
+    for number in range(1, 7):
+        player = make_player()
+        if number == 3:
+            type(player).objects.filter(pk=player.pk).update(username="o'neil&<b>")
+            player.refresh_from_db()
+        if number in spanish_seats:
+            player.language = "es"
+            player.save(update_fields=["language"])
+        sit(table, player, number)
+        players[number] = player
+    return table, players

@@ -18,29 +18,13 @@ from tables.selectors.hands import rebuild
 from tables.selectors.table_state import load_table_state
 from tables.services import seat_options
 
-from ..support.tables import act, play_random_action, running_hand, sit, start_hand
+from ..support.tables import act, play_random_action, running_hand, six_handed, start_hand
 
 pytestmark = pytest.mark.django_db
 
 
-def _six_handed(make_player, make_table, spanish_seats=(2, 5)):
-    table = make_table()
-    players = {}
-    for number in range(1, 7):
-        player = make_player()
-        if number == 3:  # a name the HTML must escape, in the controls of those waiting for it
-            type(player).objects.filter(pk=player.pk).update(username="o'neil&<b>")
-            player.refresh_from_db()
-        if number in spanish_seats:
-            player.language = "es"
-            player.save(update_fields=["language"])
-        sit(table, player, number)
-        players[number] = player
-    return table, players
-
-
 def test_reused_fragments_are_exactly_what_rendering_gives(make_player, make_table):
-    table, players = _six_handed(make_player, make_table)
+    table, players = six_handed(make_player, make_table)
     memo = RenderedFragments()
     rng = random.Random(24)
     now = timezone.now()
@@ -79,7 +63,7 @@ def test_reused_fragments_are_exactly_what_rendering_gives(make_player, make_tab
 
 
 def test_an_action_renders_only_the_fragments_whose_view_model_changed(make_player, make_table, monkeypatch):
-    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    table, players = six_handed(make_player, make_table, spanish_seats=())
     rendered: list[str] = []
     real_render = fragments._render
     monkeypatch.setattr(fragments, "_render", lambda name, context: rendered.append(name) or real_render(name, context))
@@ -131,7 +115,7 @@ def test_a_sockets_snapshot_reuses_what_the_tables_last_change_rendered(make_pla
     renders no piece again (the sockets of a table opening together render it once)."""
     from tables.presentation.screens import screen_for
 
-    table, players = _six_handed(make_player, make_table)
+    table, players = six_handed(make_player, make_table)
     memo = RenderedFragments()
     rng = random.Random(7)
     rendered: list[str] = []
@@ -167,7 +151,7 @@ def test_the_seat_panel_shows_a_new_note_and_a_used_protected_all_in(make_player
     sends shows both, not the one rendered before them."""
     from tables.models import Seat
 
-    table, players = _six_handed(make_player, make_table, spanish_seats=(2,))
+    table, players = six_handed(make_player, make_table, spanish_seats=(2,))
     memo = RenderedFragments()
     now = timezone.now()
     before = screens(load_table_state(table.pk), now, memo)
@@ -190,7 +174,7 @@ def test_a_hands_end_screens_take_the_settled_engine_and_word_only_its_new_lines
     from tables.presentation.wording import HandWords
     from tables.selectors import table_state as table_state_module
 
-    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    table, players = six_handed(make_player, make_table, spanish_seats=())
     memo = RenderedFragments()
     with django_capture_on_commit_callbacks(execute=True):
         start_hand(table)
@@ -221,7 +205,7 @@ def test_a_players_fragments_put_together_again_from_the_same_pieces_are_the_sam
     digest worked out when it was first sent is found again instead of hashing equal HTML."""
     from tables.presentation import deltas
 
-    table, players = _six_handed(make_player, make_table, spanish_seats=())
+    table, players = six_handed(make_player, make_table, spanish_seats=())
     memo = RenderedFragments()
     start_hand(table)
     state, now = load_table_state(table.pk), timezone.now()
