@@ -64,9 +64,9 @@ class GuardedConsumer(RecoveringConsumer):
         but those ``untranslated``, which need none. The language is made active once, in the
         socket's own task (its own context: no other socket's task sees it), for the rest of its
         life: switching Django's translation in and out for every frame (an ``asgiref`` local
-        set twice and read once) was about 1 % of a daphne at 100 tables (py-spy, 2026-12-07).
+        set twice and read once) was 1–2 % of a daphne at 100 tables (py-spy, 2026-12-07).
         What a handler's thread makes active comes back with it (``asgiref``'s context
-        restored): a language other than the viewer's is put back at once."""
+        restored): a language other than the viewer's is put back at the next message."""
         if message.get("type") not in self.untranslated and translation.get_language() != self.language:
             translation.activate(self.language)
         await super().dispatch(message)
