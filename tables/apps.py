@@ -11,7 +11,8 @@ class TablesConfig(AppConfig):
 
         from .services import changes, chat
 
-        changes.subscribe(notify.on_table_change)
+        # The next deal is timed first: the screens' rendering must not eat into the pause.
         changes.subscribe(owner_deals.on_table_change)  # a cash table's next hand, dealt by its process
+        changes.subscribe(notify.on_table_change)
         chat.subscribe(notify.on_chat_message)
         chat.subscribe_mutes(notify.on_mutes_changed)

@@ -15,7 +15,7 @@ from ..support.tables import fold_to_the_end, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAUSE = 0.4
+PAUSE = 1.0  # long enough that a loaded machine's commit and screens do not use it up
 
 
 def _hands(table) -> list[tuple[int, str]]:
