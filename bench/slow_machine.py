@@ -37,7 +37,10 @@ def _servers() -> list[int]:
     pids = []
     for name in ("postgres", "redis-server"):
         found = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
-        pids += [pid for pid in map(int, found) if name == "redis-server" or _name(_parent(pid)) != "postgres"]
+        pids += [
+            pid for pid in map(int, found)
+            if _name(pid) == name and (name == "redis-server" or _name(_parent(pid)) != "postgres")
+        ]  # fmt: skip
     return pids
 
 
@@ -52,11 +55,20 @@ def group_of(pid: int) -> str:
 
 
 def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    """The process's parent; 0 once it is gone (a backend or a test's private server may end
+    between ``pgrep`` and the read)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
 
 
 def _name(pid: int) -> str:
-    return Path(f"/proc/{pid}/comm").read_text().strip()
+    """The process's name; "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 class Quota:

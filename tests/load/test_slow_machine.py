@@ -50,6 +50,12 @@ def test_the_servers_moved_are_the_postmasters_not_their_backends():
         assert _name(pid) == "redis-server" or _name(_parent(pid)) != "postgres"
 
 
+def test_a_process_gone_meanwhile_has_no_name_and_no_parent():
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # reaped: its pid is free, as a backend's or a private server's that ended between pgrep and the read
+    assert (_name(ended.pid), _parent(ended.pid)) == ("", 0)
+
+
 def _child(parent: int, name: str) -> int:
     for _ in range(100):
         found = subprocess.run(["pgrep", "-P", str(parent), "-x", name], capture_output=True, text=True).stdout.split()
