@@ -31,6 +31,9 @@ def test_a_hand_in_spanish_from_sign_up_to_the_hand_page_and_the_rules(open_tab,
     sign_up(bruno, "bruno")
     for page, join in ((alicia, "Entrar en"), (bruno, "Entrar en"), (watcher, "Join")):
         page.goto("/")
+        # The lobby's socket replaces its rows with its snapshot once it connects: a click whose
+        # press and release straddle that swap lands on no link, and nothing opens (``open_table``).
+        page.wait_for_function("(window.socketMessages || 0) > 0")
         page.get_by_role("link", name=f"{join} {table.name}").click()
         page.wait_for_url(f"**/tables/{table.pk}/", wait_until="commit")  # not the lobby's own socket
         page.wait_for_function("window.socketOpen === true")
