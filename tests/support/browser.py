@@ -54,11 +54,15 @@ def sign_up(page, username):
     page.wait_for_url(re.compile(r"^https?://[^/]+/$"))  # the lobby (the sign-up page's own URL ends in / too)
 
 
-def open_table(page, table):
+def open_lobby(page):
     page.goto("/")
     # The lobby's socket replaces its rows with its snapshot once it connects: a click whose
     # press and release straddle that swap lands on no link, and nothing opens.
     page.wait_for_function("(window.socketMessages || 0) > 0")
+
+
+def open_table(page, table):
+    open_lobby(page)
     page.click(f'main a.button[href="/tables/{table.pk}/"]')  # Join, in any language
     # The lobby has a socket of its own: its frames must not be taken for the table's. Once the
     # table's document is in place ("commit") the wait is for its socket, not its "load".

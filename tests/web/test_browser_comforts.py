@@ -16,6 +16,7 @@ from ..support.browser import (
     cards_on,
     catch_up,
     in_thread,
+    open_lobby,
     open_table,
     screenshot,
     sign_up,
@@ -207,8 +208,7 @@ def test_the_waiting_list_offers_the_free_seat(open_tab, make_table):
         open_table(page, table)
         take_seat(page, seat, 100)
     # Carol joins from the lobby: the table is full, the lobby shows the list's length.
-    carol.goto("/")
-    carol.wait_for_function("(window.socketMessages || 0) > 0")  # the lobby's snapshot swapped in (``open_table``)
+    open_lobby(carol)
     carol.click(f"#lobby-table-{table.pk} button.join-waiting")
     carol.wait_for_url(f"**/tables/{table.pk}/")
     carol.wait_for_function("window.socketOpen === true")

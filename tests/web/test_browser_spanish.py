@@ -5,7 +5,7 @@ import pytest
 
 from tables import services
 
-from ..support.browser import PASSWORD, PHONE, act, catch_up, in_thread, screenshot
+from ..support.browser import PASSWORD, PHONE, act, catch_up, in_thread, open_lobby, screenshot
 from ..support.decks import SHOWDOWN_DECK, deck_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,10 +30,7 @@ def test_a_hand_in_spanish_from_sign_up_to_the_hand_page_and_the_rules(open_tab,
     sign_up(alicia, "alicia")
     sign_up(bruno, "bruno")
     for page, join in ((alicia, "Entrar en"), (bruno, "Entrar en"), (watcher, "Join")):
-        page.goto("/")
-        # The lobby's socket replaces its rows with its snapshot once it connects: a click whose
-        # press and release straddle that swap lands on no link, and nothing opens (``open_table``).
-        page.wait_for_function("(window.socketMessages || 0) > 0")
+        open_lobby(page)
         page.get_by_role("link", name=f"{join} {table.name}").click()
         page.wait_for_url(f"**/tables/{table.pk}/", wait_until="commit")  # not the lobby's own socket
         page.wait_for_function("window.socketOpen === true")
