@@ -87,6 +87,17 @@
       setTimeout(function () { socket.reconnect(); }, 200 + Math.random() * 800);
     }
   });
+  // A live list (the lobby's, the tournaments': marked data-keep-unchanged): a part its socket
+  // sends again unchanged is left in place. The snapshot a socket sends on connecting repeats
+  // the rows the page was served with, and swapping them anyway would make a click whose press
+  // and release straddle that frame land on no link: nothing would open.
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail || !detail.fragment || detail.fragment.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+    if (!detail.target.closest("[data-keep-unchanged]")) return;
+    var incoming = detail.fragment.firstElementChild;
+    if (detail.fragment.childElementCount === 1 && incoming.isEqualNode(detail.target)) detail.shouldSwap = false;
+  });
   document.body.addEventListener("htmx:wsOpen", function () {
     clearTimeout(settling);
     settling = setTimeout(function () {

@@ -56,8 +56,9 @@ def sign_up(page, username):
 
 def open_lobby(page):
     page.goto("/")
-    # The lobby's socket replaces its rows with its snapshot once it connects: a click whose
-    # press and release straddle that swap lands on no link, and nothing opens.
+    # The lobby's socket sends its snapshot once it connects: a row that changed since the page
+    # was served is swapped then (those unchanged stay in place, static/js/connection.js), and a
+    # click whose press and release straddle that swap lands on no link.
     page.wait_for_function("(window.socketMessages || 0) > 0")
 
 

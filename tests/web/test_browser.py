@@ -172,6 +172,26 @@ def test_the_lobby_updates_seats_and_average_pot_live(open_tab, make_table, make
     screenshot(phone, "lobby-phone")
 
 
+def test_the_lobby_keeps_the_rows_its_socket_sends_again_unchanged(open_tab, make_table, make_player):
+    """The lobby socket's snapshot repeats the rows the page was served with: they stay in place
+    (a click whose press and release straddle that frame still lands on its link), and a row
+    that changes is still swapped."""
+    table = make_table(name="Lobby Kept")
+    page = open_tab()
+    # The served rows marked once parsed, before the socket's first frame: with a property, not
+    # an attribute, so they still equal the snapshot's.
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => {"
+        " const rows = document.getElementById('lobby-tables'); if (rows) rows.served = true; });"
+    )
+    page.goto("/")
+    page.wait_for_function("(window.socketMessages || 0) > 0")
+    assert page.evaluate("document.getElementById('lobby-tables').served === true")
+    in_thread(services.take_seat, user=make_player("kept_alice"), table_id=table.pk, seat_number=1, buy_in=200,
+              post_big_blind_now=False, request_id=uuid.uuid4().hex)  # fmt: skip
+    page.wait_for_selector(f"#lobby-table-{table.pk} .lobby-seats >> text=1/6")
+
+
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_ten_seats_fit_without_overlapping(open_tab, make_table, make_player, viewport, name):
     table = make_table(name=f"Full ring {name}", variant="limit", stake_small=2, stake_big=4, seat_count=10,
