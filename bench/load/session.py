@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from .bots import Bot, Harness, Profile
-from .cpu import CpuMeter, per_action
+from .cpu import CpuMeter, per_action, server_over_bots
 from .report import percentiles, read_query_total, windows
 from .stack import HOST
 
@@ -139,6 +139,7 @@ class PlayResult:
             "served_per_second": round(served / self.seconds, 1) if self.seconds else 0,
             "cpu_ms": self.cpu_ms,
             "cpu_ms_per_action": per_action(self.cpu_ms, served),
+            "server_over_bots": server_over_bots(per_action(self.cpu_ms, served)),
             "machine": self.machine,
             "redis_bytes": self.redis_bytes,
             "redis_kb_per_change": round(self.redis_bytes / self.changes / 1024, 1)
