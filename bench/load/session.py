@@ -131,6 +131,7 @@ class PlayResult:
         minutes = self.seconds / 60 if self.seconds else 1
         asked = round(self.tables * self.seconds / self.pace) if self.pace and self.seconds else None
         served = len(self.latencies)  # actions applied and shown on every screen of their table
+        cpu = per_action(self.cpu_ms, served)
         return {
             "seconds": round(self.seconds, 1),
             "actions_asked": asked,
@@ -138,8 +139,8 @@ class PlayResult:
             "served_ratio": round(served / asked, 3) if asked else None,
             "served_per_second": round(served / self.seconds, 1) if self.seconds else 0,
             "cpu_ms": self.cpu_ms,
-            "cpu_ms_per_action": per_action(self.cpu_ms, served),
-            "server_over_bots": server_over_bots(per_action(self.cpu_ms, served)),
+            "cpu_ms_per_action": cpu,
+            "server_over_bots": server_over_bots(cpu),
             "machine": self.machine,
             "redis_bytes": self.redis_bytes,
             "redis_kb_per_change": round(self.redis_bytes / self.changes / 1024, 1)
