@@ -173,9 +173,9 @@ def server_over_bots(per_action_figures: dict[str, float | None]) -> float | Non
     work for every action of the same code (they read the same frames, send the same actions),
     and their CPU moves with the machine's speed as the server's does: this ratio holds to about
     2 % from run to run of the same size and pace (100 tables at 2 s an action, 2026-12-07)
-    where the server's own figure moves by up to 40 % on a shared machine,
-    so it tells two versions of the room that send the same frames apart in a few runs. It is
-    no gauge between versions whose frames differ (their bots do different work)."""
+    where the server's own figure moves by up to 40 % on a shared machine, so it tells two
+    versions of the room that send the same frames apart in a few runs. It is no gauge between
+    versions whose frames differ (their bots do different work)."""
     server, bots = per_action_figures.get("server"), per_action_figures.get("bots")
     return round(server / bots, 2) if server and bots else None
 
