@@ -22,6 +22,7 @@ from ..support.browser import (
     catch_up,
     hole_cards_on,
     in_thread,
+    open_lobby,
     open_table,
     screenshot,
     sign_up,
@@ -184,8 +185,7 @@ def test_the_lobby_keeps_the_rows_its_socket_sends_again_unchanged(open_tab, mak
         "document.addEventListener('DOMContentLoaded', () => {"
         " const rows = document.getElementById('lobby-tables'); if (rows) rows.served = true; });"
     )
-    page.goto("/")
-    page.wait_for_function("(window.socketMessages || 0) > 0")
+    open_lobby(page)  # the socket's snapshot has come
     assert page.evaluate("document.getElementById('lobby-tables').served === true")
     in_thread(services.take_seat, user=make_player("kept_alice"), table_id=table.pk, seat_number=1, buy_in=200,
               post_big_blind_now=False, request_id=uuid.uuid4().hex)  # fmt: skip
