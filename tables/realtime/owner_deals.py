@@ -11,7 +11,9 @@ When a hand ends (a change that says when the next is due: ``TableChange.next_ha
 process whose sockets show the table to a seated player (``admission.tables_here``) deals the
 next hand itself at that moment, on the table's action thread (``action_threads``: after any
 frame of the table before it) and its screens go to the sockets here without Redis, as an
-action's do. The clock stays as it was: it deals a table nobody's process dealt (the process
+action's do. The rows the deal wrote are held here for the hand's first action
+(``start_hand_if_due``'s ``hold_rows``), so it is written in one statement as every later
+one is, instead of reading the table again under the lock. The clock stays as it was: it deals a table nobody's process dealt (the process
 stopped, its player left, a tournament's table, whose deals wait for its clock), and a deal
 the clock made first leaves nothing to do here (``start_hand_if_due`` finds the hand running).
 """
@@ -68,7 +70,7 @@ def deal_if_due(table_id: int) -> None:
     """Deal the table's next hand if it is due (on the table's action thread); in maintenance
     no hand starts (``run_clock``)."""
     if not in_maintenance():
-        start_hand_if_due(table_id=table_id)
+        start_hand_if_due(table_id=table_id, hold_rows=True)
 
 
 def pending() -> frozenset[int]:

@@ -19,7 +19,7 @@ from tables.engine.positions import HandPositions, PlayedPositions, SeatStatus, 
 from tables.models import Hand, HandEvent, HandPlayer, Seat, Table
 from tables.selectors.table_state import keep_hand_players
 
-from . import held_engines
+from . import held_engines, owned_tables
 from .changes import mark_changed
 from .chat import say_hand_started, say_who_won
 from .contributions import SEED_FIELDS, contributions_record, gather_contributions, take_next_seed
@@ -36,9 +36,13 @@ State = Seat.State
 READY = (State.PLAYING, State.WAITING_FOR_BIG_BLIND)
 
 
-def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Sequence[int] | None = None) -> Hand | None:
+def start_hand_if_due(
+    *, table_id: int, now: datetime | None = None, deck: Sequence[int] | None = None, hold_rows: bool = False
+) -> Hand | None:
     """Deal the next hand if it is due; ``deck``: a chosen deck (tests only: the seeds then do not
-    explain it, so its full reveal fails), else the deck the seeds determine."""
+    explain it, so its full reveal fails), else the deck the seeds determine. ``hold_rows``: the
+    dealing process plays the table (``tables.realtime.owner_deals``): the rows the deal wrote
+    are held for the hand's first action (``owned_tables``), as an action's are for the next."""
     now = now or timezone.now()
     with transaction.atomic():
         checked = check_hand_due(table_id=table_id, now=now)
@@ -64,7 +68,20 @@ def start_hand_if_due(*, table_id: int, now: datetime | None = None, deck: Seque
         say_hand_started(table, number, now)
         if turn.engine.is_over:  # the blinds put everyone all-in
             say_who_won(table, turn.engine, now)
+        elif hold_rows and on_postgresql():
+            hold_dealt_rows(turn)
     return turn.hand
+
+
+def hold_dealt_rows(turn: Turn) -> None:
+    """Hold the rows the deal wrote for the hand's first action, with their stamp read last,
+    under the lock the deal holds: its rows as they commit. A seat the deal stood up (RULES
+    7.6) or any seat the stamp does not name leaves nothing held: the action reads the rows."""
+    stamp = owned_tables.stamp_under_lock(turn.table.pk)
+    seats = sorted(turn.seats, key=lambda seat: seat.pk)
+    if stamp is None or [seat.pk for seat in seats] != [seat_id for seat_id, _, _ in stamp.seats]:
+        return
+    owned_tables.keep_on_commit(turn.table, turn.hand, seats, stamp)
 
 
 def check_hand_due(*, table_id: int, now: datetime) -> tuple[Table, dict[int, Seat], HandPositions, int, bool] | None:

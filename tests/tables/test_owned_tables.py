@@ -21,7 +21,9 @@ from tables.engine import IllegalAction
 from tables.models import Hand, HandEvent, Seat, Table
 from tables.selectors.hands import rebuild
 from tables.services import held_engines, owned_tables, presence
+from tables.services.dealing import hold_dealt_rows
 from tables.services.locking import lock_table
+from tables.services.turns import Turn
 
 from ..support.tables import running_hand, sit
 
@@ -406,3 +408,52 @@ def test_an_illegal_action_on_the_rows_held_is_refused_under_the_lock_from_them(
     assert running_hand(table).sequence == hand.sequence
     _call_or_check(table, by_seat, lambda execute: contextlib.nullcontext())
     assert running_hand(table).sequence == hand.sequence + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_owners_deal_holds_its_rows_for_the_hands_first_action(needs_postgresql, make_player, make_table):
+    """The process that plays the table deals its next hand (``owner_deals``: ``hold_rows``) and
+    holds the rows the deal wrote, with their stamp: they are the database's, and the hand's
+    first action is the one statement every later action is. The clock's deal holds nothing
+    (its process shows the table to nobody)."""
+    table = make_table()
+    seated = {number: make_player() for number in range(1, 5)}
+    for number, player in seated.items():
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk, hold_rows=True)
+    held = owned_tables._held[table.pk]
+    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
+        kept, stored = _rows(model, instance)
+        assert kept == stored, model
+    hand = running_hand(table)
+    kind = "check" if rebuild(hand).legal_actions().can_check else "call"
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table.pk, user=seated[hand.turn_seat], kind=kind, amount=None, sequence=hand.sequence)
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 1 and "tables_act_if_current" in statements[0], statements
+    assert running_hand(table).sequence == hand.sequence + 1
+
+    other = make_table()
+    for number in range(1, 4):
+        sit(other, make_player(), number)
+    services.start_hand_if_due(table_id=other.pk)
+    assert other.pk not in owned_tables._held
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_holds_no_rows_for_a_seat_it_stood_up(needs_postgresql, make_player, make_table):
+    """A seat the deal frees (RULES 7.6: sat out past the big blind) is gone from the database
+    but not from the seats the deal read: the stamp does not name it, nothing is held, and the
+    first action reads the rows."""
+    table = make_table()
+    for number in range(1, 4):
+        sit(table, make_player(), number)
+    services.start_hand_if_due(table_id=table.pk)
+    sit(table, make_player(), 4)
+    hand = running_hand(table)
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    with transaction.atomic():
+        locked = lock_table(table.pk)
+        Seat.objects.filter(table=table, number=4).delete()  # as the deal stands a seat up
+        hold_dealt_rows(Turn(locked, hand, seats, rebuild(hand), timezone.now()))
+    assert table.pk not in owned_tables._held
