@@ -13,9 +13,10 @@ next hand itself at that moment, on the table's action thread (``action_threads`
 frame of the table before it) and its screens go to the sockets here without Redis, as an
 action's do. The rows the deal wrote are held here for the hand's first action
 (``start_hand_if_due``'s ``hold_rows``), so it is written in one statement as every later
-one is, instead of reading the table again under the lock. The clock stays as it was: it deals a table nobody's process dealt (the process
-stopped, its player left, a tournament's table, whose deals wait for its clock), and a deal
-the clock made first leaves nothing to do here (``start_hand_if_due`` finds the hand running).
+one is, instead of reading the table again under the lock. The clock stays as it was: it
+deals a table nobody's process dealt (the process stopped, its player left, a tournament's
+table, whose deals wait for its clock), and a deal the clock made first leaves nothing to do
+here (``start_hand_if_due`` finds the hand running).
 """
 
 from __future__ import annotations
