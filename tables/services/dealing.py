@@ -68,15 +68,17 @@ def start_hand_if_due(
         say_hand_started(table, number, now)
         if turn.engine.is_over:  # the blinds put everyone all-in
             say_who_won(table, turn.engine, now)
-        elif hold_rows and on_postgresql():
+        elif hold_rows and not freed and on_postgresql():
             hold_dealt_rows(turn)
     return turn.hand
 
 
 def hold_dealt_rows(turn: Turn) -> None:
     """Hold the rows the deal wrote for the hand's first action, with their stamp read last,
-    under the lock the deal holds: its rows as they commit. A seat the deal stood up (RULES
-    7.6) or any seat the stamp does not name leaves nothing held: the action reads the rows."""
+    under the lock the deal holds: its rows as they commit. A deal that stood a seat up (RULES
+    7.6) wrote more than the rows it holds (the seat's cash-out, the waiting list's offer, its
+    count on the table's row) and does not come here; seats the stamp names otherwise than
+    those held leave nothing held either. Then the action reads the rows."""
     stamp = owned_tables.stamp_under_lock(turn.table.pk)
     seats = sorted(turn.seats, key=lambda seat: seat.pk)
     if stamp is None or [seat.pk for seat in seats] != [seat_id for seat_id, _, _ in stamp.seats]:

@@ -25,7 +25,7 @@ from tables.services.dealing import hold_dealt_rows
 from tables.services.locking import lock_table
 from tables.services.turns import Turn
 
-from ..support.tables import running_hand, sit
+from ..support.tables import fold_to_the_end, running_hand, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -441,10 +441,34 @@ def test_the_owners_deal_holds_its_rows_for_the_hands_first_action(needs_postgre
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_deal_holds_no_rows_for_a_seat_it_stood_up(needs_postgresql, make_player, make_table):
-    """A seat the deal frees (RULES 7.6: sat out past the big blind) is gone from the database
-    but not from the seats the deal read: the stamp does not name it, nothing is held, and the
-    first action reads the rows."""
+def test_a_deal_that_stands_a_seat_up_holds_no_rows(needs_postgresql, make_player, make_table):
+    """RULES 7.6: the big blind passes a seat sitting out while others wait, and the deal stands
+    it up: it wrote more than the rows it would hold (the cash-out, the waiting list's offer and
+    count), so nothing is held and the hand's first action reads the rows."""
+    table = make_table(seat_count=3)
+    players = {number: make_player() for number in range(1, 4)}
+    for number, player in players.items():
+        sit(table, player, number)
+    services.start_hand_if_due(table_id=table.pk)
+    services.join_waiting_list(user=make_player(), table_id=table.pk)
+    services.sit_out(user=players[1], table_id=table.pk)  # after this hand; the next big blind is seat 1's
+    fold_to_the_end(table, players)
+    owned_tables.forget(table.pk)
+    services.start_hand_if_due(table_id=table.pk, hold_rows=True)
+    assert not Seat.objects.filter(player=players[1]).exists()  # stood up
+    assert table.pk not in owned_tables._held
+    _call_or_check(table, {number: player for number, player in players.items() if number != 1},
+                   lambda execute: contextlib.nullcontext())  # fmt: skip
+    held = owned_tables._held[table.pk]
+    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
+        kept, stored = _rows(model, instance)
+        assert kept == stored, model
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_holds_no_rows_for_seats_the_stamp_names_otherwise(needs_postgresql, make_player, make_table):
+    """Seats held must be the seats the stamp names: one gone from the database under the lock
+    (as a seat the deal stood up would be) leaves nothing held."""
     table = make_table()
     for number in range(1, 4):
         sit(table, make_player(), number)
