@@ -53,6 +53,12 @@ def _rows(model, instance):
     return model_to_dict(instance), model_to_dict(fresh)
 
 
+def _assert_held_rows_are_the_databases(held):
+    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
+        kept, stored = _rows(model, instance)
+        assert kept == stored, model
+
+
 def test_the_rows_held_are_the_database_rows_after_every_action(
     make_player, make_table, django_capture_on_commit_callbacks
 ):
@@ -64,9 +70,7 @@ def test_the_rows_held_are_the_database_rows_after_every_action(
         if held is None:  # the hand ended (settled through the ORM) or its first action read the rows
             continue
         held_after += 1
-        for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
-            kept, stored = _rows(model, instance)
-            assert kept == stored, model
+        _assert_held_rows_are_the_databases(held)
         assert held.seats[0].player.username  # the players came with their seats
     assert held_after > 10
 
@@ -302,10 +306,7 @@ def test_an_action_on_the_rows_held_is_one_statement_its_own_transaction(needs_p
     after = [REGISTRY.get_sample_value("omaha_action_writes_total", {"way": way}) or 0 for way in ("held", "locked")]
     assert [now - before for now, before in zip(after, written, strict=True)] == [1, 0]  # what the operator sees
     assert running_hand(table).sequence == hand.sequence + 1
-    held = owned_tables._held[table.pk]
-    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
-        kept, stored = _rows(model, instance)
-        assert kept == stored, model
+    _assert_held_rows_are_the_databases(owned_tables._held[table.pk])
 
 
 @pytest.mark.django_db(transaction=True)
@@ -421,10 +422,7 @@ def test_the_owners_deal_holds_its_rows_for_the_hands_first_action(needs_postgre
     for number, player in seated.items():
         sit(table, player, number)
     services.start_hand_if_due(table_id=table.pk, hold_rows=True)
-    held = owned_tables._held[table.pk]
-    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
-        kept, stored = _rows(model, instance)
-        assert kept == stored, model
+    _assert_held_rows_are_the_databases(owned_tables._held[table.pk])
     hand = running_hand(table)
     kind = "check" if rebuild(hand).legal_actions().can_check else "call"
     with CaptureQueriesContext(connection) as queries:
@@ -459,10 +457,7 @@ def test_a_deal_that_stands_a_seat_up_holds_no_rows(needs_postgresql, make_playe
     assert table.pk not in owned_tables._held
     _call_or_check(table, {number: player for number, player in players.items() if number != 1},
                    lambda execute: contextlib.nullcontext())  # fmt: skip
-    held = owned_tables._held[table.pk]
-    for model, instance in [(Table, held.table), (Hand, held.hand), *((Seat, seat) for seat in held.seats)]:
-        kept, stored = _rows(model, instance)
-        assert kept == stored, model
+    _assert_held_rows_are_the_databases(owned_tables._held[table.pk])
 
 
 @pytest.mark.django_db(transaction=True)
